@@ -1,0 +1,47 @@
+import Foundation
+
+extension Defaults {
+	/**
+	Reads or writes a key in its own suite.
+
+	Reading returns the stored value, or the key's default when nothing is stored
+	or the stored value does not decode (which is reported as a diagnostic).
+	Writing `nil` to an optional key removes the stored value.
+
+	```swift
+	Defaults[.quality]        //=> 0.8
+	Defaults[.quality] = 0.5
+	Defaults[.quality] += 0.1 //=> 0.6
+	```
+	*/
+	public static subscript<Value: Serializable>(key: Key<Value>) -> Value {
+		get { key.read(from: key.suite) }
+		set { key.write(newValue, to: key.suite) }
+	}
+}
+
+extension UserDefaults {
+	/**
+	Reads or writes a key in this suite (rather than the key's own).
+
+	```swift
+	UserDefaults.standard[.isUnicorn] //=> true
+	extensionDefaults[.isUnicorn] = false
+	```
+	*/
+	public subscript<Value: Defaults.Serializable>(key: Defaults.Key<Value>) -> Value {
+		get { key.read(from: self) }
+		set { key.write(newValue, to: self) }
+	}
+
+	/**
+	Removes every value stored in this suite. Registered defaults stay.
+
+	```swift
+	UserDefaults(suiteName: "com.example.app")!.removeAll()
+	```
+	*/
+	public func removeAll() {
+		Store.removeAll(in: self)
+	}
+}

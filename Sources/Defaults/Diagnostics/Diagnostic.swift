@@ -1,0 +1,56 @@
+import Foundation
+
+extension Defaults {
+	/**
+	A problem the library detected and recovered from.
+
+	The library never crashes on bad stored data or on a value that cannot be
+	stored: it falls back (to the key's default, or to leaving the stored value
+	as it is) and reports what happened as a diagnostic. Diagnostics are written
+	to standard error unless you install your own handler with
+	``Defaults/setDiagnosticHandler(_:)``.
+
+	```swift
+	Defaults.setDiagnosticHandler { diagnostic in
+		logger.warning("\(diagnostic)")
+	}
+	```
+	*/
+	public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+		/// What went wrong.
+		public enum Kind: String, Sendable, Hashable {
+			/// A key name breaks the naming rules: ASCII only, no leading `@`, no `.`.
+			case invalidKeyName
+			/// A stored value does not decode as the key's type; the default was used instead.
+			case undecodableValue
+			/// A value could not be turned into a property-list object; nothing was written.
+			case unencodableValue
+			/// Two keys registered different defaults under one name (registration is process-wide on Linux).
+			case conflictingRegistration
+		}
+
+		/// What went wrong.
+		public let kind: Kind
+
+		/// The key's name, when the problem concerns one key.
+		public let key: String?
+
+		/// A one-line, human-readable explanation.
+		public let message: String
+
+		/// Creates a diagnostic.
+		public init(kind: Kind, key: String?, message: String) {
+			self.kind = kind
+			self.key = key
+			self.message = message
+		}
+
+		public var description: String {
+			if let key {
+				return "Defaults: \(kind.rawValue) for key '\(key)': \(message)"
+			}
+
+			return "Defaults: \(kind.rawValue): \(message)"
+		}
+	}
+}

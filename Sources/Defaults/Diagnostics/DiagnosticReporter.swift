@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/**
+The one place the library reports problems.
+
+Tests capture diagnostics with ``capturing(_:)``; the capture is task-local, so
+tests running in parallel never see each other's reports.
+*/
+enum DiagnosticReporter {
+	/// Receives the diagnostics of one capture scope.
+	final class Capture: Sendable {
+		private let storage = Mutex<[Defaults.Diagnostic]>([])
+
+		var diagnostics: [Defaults.Diagnostic] { storage.withLock { $0 } }
+
+		func append(_ diagnostic: Defaults.Diagnostic) {
+			storage.withLock { $0.append(diagnostic) }
+		}
+	}
+
+	@TaskLocal static var capture: Capture?
+
+	private static let handler = Mutex<(@Sendable (Defaults.Diagnostic) -> Void)?>(nil)
+
+	static func report(_ diagnostic: Defaults.Diagnostic) {
+		if let capture {
+			capture.append(diagnostic)
+			return
+		}
+
+		if let installed = handler.withLock({ $0 }) {
+			installed(diagnostic)
+			return
+		}
+
+		FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+	}
+
+	static func report(_ kind: Defaults.Diagnostic.Kind, key: String?, _ message: String) {
+		report(Defaults.Diagnostic(kind: kind, key: key, message: message))
+	}
+
+	static func install(_ newHandler: (@Sendable (Defaults.Diagnostic) -> Void)?) {
+		handler.withLock { $0 = newHandler }
+	}
+
+	/// Runs `body`, returning its result and every diagnostic it reported.
+	static func capturing<T>(_ body: () throws -> T) rethrows -> (T, [Defaults.Diagnostic]) {
+		let capture = Capture()
+		let result = try $capture.withValue(capture) { try body() }
+		return (result, capture.diagnostics)
+	}
+}
+
+extension Defaults {
+	/**
+	Routes the library's diagnostics to `handler` instead of standard error.
+
+	Pass `nil` to restore the default (one line on standard error per diagnostic).
+
+	```swift
+	Defaults.setDiagnosticHandler { diagnostic in
+		if diagnostic.kind == .undecodableValue {
+			analytics.record("bad preference \(diagnostic.key ?? "?")")
+		}
+	}
+	```
+	*/
+	public static func setDiagnosticHandler(_ handler: (@Sendable (Diagnostic) -> Void)?) {
+		DiagnosticReporter.install(handler)
+	}
+}

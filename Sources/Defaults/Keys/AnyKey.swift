@@ -1,0 +1,72 @@
+import Foundation
+
+extension Defaults {
+	/**
+	The untyped base of every key: a name in a suite.
+
+	Declare your keys as static members of ``Defaults/Keys`` so they can be used
+	with leading-dot syntax. Keys are equal when their names and suites are.
+
+	```swift
+	extension Defaults.Keys {
+		static let isUnicornMode = Key<Bool>("isUnicornMode", default: false)
+	}
+
+	Defaults.isUnicornMode.reset()
+	```
+	*/
+	public class _AnyKey: @unchecked Sendable {
+		/// Lets `Key<Value>(…)` be written inside `extension Defaults.Keys`.
+		public typealias Key = Defaults.Key
+
+		/// The name the value is stored under in the suite.
+		public let name: String
+
+		/// The `UserDefaults` suite the value lives in.
+		public let suite: UserDefaults
+
+		init(name: String, suite: UserDefaults) {
+			self.name = name
+			self.suite = suite
+			KeyName.validate(name)
+		}
+
+		/**
+		Removes the stored value, so the key reads its default again.
+
+		```swift
+		Defaults.Keys.isUnicornMode.reset()
+		```
+		*/
+		public func reset() {
+			Store.removeObject(forKey: name, in: suite)
+		}
+	}
+
+	/**
+	The namespace for your keys: extend it with static properties.
+
+	```swift
+	extension Defaults.Keys {
+		static let quality = Key<Double>("quality", default: 0.8)
+	}
+	```
+	*/
+	public typealias Keys = _AnyKey
+
+	/// Any key, regardless of its value type. Same as ``Defaults/Keys``.
+	public typealias AnyKey = _AnyKey
+}
+
+extension Defaults._AnyKey: Equatable {
+	public static func == (lhs: Defaults._AnyKey, rhs: Defaults._AnyKey) -> Bool {
+		lhs.name == rhs.name && lhs.suite === rhs.suite
+	}
+}
+
+extension Defaults._AnyKey: Hashable {
+	public func hash(into hasher: inout Hasher) {
+		hasher.combine(name)
+		hasher.combine(ObjectIdentifier(suite))
+	}
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+extension Defaults {
+	/**
+	A typed key: a name, a suite, a value type and a default value.
+
+	```swift
+	extension Defaults.Keys {
+		static let quality = Key<Double>("quality", default: 0.8)
+		static let name = Key<String?>("name")                        // default nil
+		static let launchDate = Key<Date>("launchDate") { Date() }    // dynamic default
+		static let shared = Key<Bool>("shared", default: true, suite: UserDefaults(suiteName: "group")!)
+	}
+
+	Defaults[.quality] = 0.5
+	```
+	*/
+	public final class Key<Value: Defaults.Serializable>: _AnyKey, @unchecked Sendable {
+		private let defaultValueGetter: () -> Value
+
+		/// The conversion between `Value` and its stored form, resolved once for the key.
+		let codec: PlistCodec<Value>
+
+		/// The value read when nothing is stored. Calls the dynamic default's closure, if the key has one.
+		public var defaultValue: Value { defaultValueGetter() }
+
+		/**
+		Creates a key with a static default, registered with `suite` so raw `UserDefaults` reads see it.
+
+		```swift
+		static let quality = Key<Double>("quality", default: 0.8)
+		```
+		*/
+		public init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false) {
+			self.defaultValueGetter = { defaultValue }
+			self.codec = PlistCodec<Value>.resolve()
+			super.init(name: name, suite: suite)
+			register(defaultValue)
+		}
+
+		/**
+		Creates a key whose default is computed on each read that finds nothing stored.
+
+		The closure is never called here, and the default is not registered with the suite.
+
+		```swift
+		static let camera = Key<String>("camera") { ProcessInfo.processInfo.hostName }
+		```
+		*/
+		public init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, default defaultValueGetter: @escaping () -> Value) {
+			self.defaultValueGetter = defaultValueGetter
+			self.codec = PlistCodec<Value>.resolve()
+			super.init(name: name, suite: suite)
+		}
+
+		private func register(_ defaultValue: Value) {
+			do {
+				if case .object(let object) = try codec.encode(defaultValue) {
+					Store.register(object, forKey: name, in: suite)
+				}
+			} catch {
+				DiagnosticReporter.report(.unencodableValue, key: name, "the default value cannot be registered: \(error)")
+			}
+		}
+	}
+}
+
+extension Defaults.Key {
+	/**
+	Creates an optional key whose default is `nil`.
+
+	```swift
+	extension Defaults.Keys {
+		static let name = Key<String?>("name")
+	}
+	```
+	*/
+	public convenience init<T>(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false) where Value == T? {
+		self.init(name, default: nil, suite: suite, iCloud: iCloud)
+	}
+}
+
+extension Defaults.Key where Value: Equatable {
+	/**
+	Whether the key currently reads its default value.
+
+	```swift
+	Defaults[.quality] = 0.8
+	Defaults.Keys.quality.isDefaultValue //=> true
+	```
+	*/
+	public var isDefaultValue: Bool {
+		suite[self] == defaultValue
+	}
+}

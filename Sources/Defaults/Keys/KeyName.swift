@@ -1,0 +1,38 @@
+import Foundation
+
+/**
+The key-name rules of the Defaults package: ASCII only, not starting with `@`,
+no `.` (Apple's key-value observing treats a dot as a path separator and `@`
+as an operator).
+
+A name that breaks them is reported as an ``Defaults/Diagnostic/Kind/invalidKeyName``
+diagnostic naming the key, not a crash: on Linux such a key still stores and
+reads correctly, but the same code would misbehave on Apple platforms.
+*/
+enum KeyName {
+	static func problem(with name: String) -> String? {
+		if name.isEmpty {
+			return "a key name cannot be empty"
+		}
+
+		if !name.allSatisfy(\.isASCII) {
+			return "a key name must be ASCII"
+		}
+
+		if name.hasPrefix("@") {
+			return "a key name cannot start with '@'"
+		}
+
+		if name.contains(".") {
+			return "a key name cannot contain '.'"
+		}
+
+		return nil
+	}
+
+	static func validate(_ name: String) {
+		if let problem = problem(with: name) {
+			DiagnosticReporter.report(.invalidKeyName, key: name, problem)
+		}
+	}
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The result of encoding a value: an object to store, or nothing (a `nil` optional).
+enum EncodedValue {
+	case object(Any)
+	case absent
+}
+
+/**
+How one Swift type maps to a property-list object and back.
+
+A codec is resolved once per type (the dynamic type checks happen then, not on
+every access) and composed from the codecs of its parts, so a `Key` keeps one
+and reads without any further lookup. A codec is immutable once built, which is
+why a `Key` holding one can be shared between threads. Encoding is strict: it fails rather than
+storing something Foundation would reject or mangle. Decoding is lenient about
+the shapes Linux Foundation hands back (`Int` for `Int8`, `Double` for `Float`,
+arrays of optionals) but never guesses across kinds.
+*/
+struct PlistCodec<Value> {
+	let encode: (Value) throws(SerializationError) -> EncodedValue
+	let decode: (Any) throws(SerializationError) -> Value
+}
+
+/// Types that supply their own codec instead of going through their bridge.
+protocol PlistCodecProviding {
+	static var plistCodec: PlistCodec<Self> { get }
+}
+
+extension PlistCodec where Value: Defaults.Serializable {
+	/// The codec for `Value`, chosen from its conformances.
+	static func resolve() -> PlistCodec<Value> {
+		if let provider = Value.self as? any PlistCodecProviding.Type {
+			return provided(by: provider)
+		}
+
+		if Value.isNativelySupportedType {
+			return native
+		}
+
+		if
+			let intermediate = Value.Bridge.Serializable.self as? any Defaults.Serializable.Type,
+			intermediate != Value.self
+		{
+			return bridged(through: intermediate)
+		}
+
+		return bridgedToPropertyList
+	}
+
+	private static func provided<Provider: PlistCodecProviding>(by provider: Provider.Type) -> PlistCodec<Value> {
+		// `Provider` is `Value`, checked by the cast in `resolve()`.
+		Provider.plistCodec as! PlistCodec<Value>
+	}
+
+	/// A user type that declares itself natively supported: stored as it is.
+	private static var native: PlistCodec<Value> {
+		PlistCodec(
+			encode: { value throws(SerializationError) in .object(try PropertyListNormalizer.normalize(value)) },
+			decode: { object throws(SerializationError) in
+				guard let value = object as? Value else {
+					throw .mismatch(object, expected: Value.self)
+				}
+
+				return value
+			}
+		)
+	}
+
+	/// The bridge produces another serializable type, whose own codec continues the job.
+	private static func bridged<Intermediate: Defaults.Serializable>(
+		through intermediate: Intermediate.Type
+	) -> PlistCodec<Value> {
+		let next = PlistCodec<Intermediate>.resolve()
+
+		return PlistCodec(
+			encode: { value throws(SerializationError) in
+				guard
+					let input = value as? Value.Bridge.Value,
+					let serialized = Value.bridge.serialize(input) as? Intermediate
+				else {
+					throw .bridgeRejected(Value.Bridge.self, reading: false)
+				}
+
+				return try next.encode(serialized)
+			},
+			decode: { object throws(SerializationError) in
+				let intermediate = try next.decode(object)
+
+				guard
+					let serialized = intermediate as? Value.Bridge.Serializable,
+					let value = Value.bridge.deserialize(serialized) as? Value
+				else {
+					throw .bridgeRejected(Value.Bridge.self, reading: true)
+				}
+
+				return value
+			}
+		)
+	}
+
+	/// The bridge produces a property-list object directly (`Any`, `[Any]`, `[String: Any]`).
+	private static var bridgedToPropertyList: PlistCodec<Value> {
+		PlistCodec(
+			encode: { value throws(SerializationError) in
+				guard
+					let input = value as? Value.Bridge.Value,
+					let serialized = Value.bridge.serialize(input)
+				else {
+					throw .bridgeRejected(Value.Bridge.self, reading: false)
+				}
+
+				return .object(try PropertyListNormalizer.normalize(serialized))
+			},
+			decode: { object throws(SerializationError) in
+				guard
+					let serialized = object as? Value.Bridge.Serializable,
+					let value = Value.bridge.deserialize(serialized) as? Value
+				else {
+					throw .bridgeRejected(Value.Bridge.self, reading: true)
+				}
+
+				return value
+			}
+		)
+	}
+}
+
+extension PlistCodec {
+	/// Encodes a value that must produce an object (not a `nil` optional).
+	func encodeObject(_ value: Value) throws(SerializationError) -> Any {
+		switch try encode(value) {
+		case .object(let object):
+			return object
+		case .absent:
+			throw SerializationError("nil cannot be stored here")
+		}
+	}
+}

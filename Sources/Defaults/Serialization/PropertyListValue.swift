@@ -1,0 +1,100 @@
+import Foundation
+
+/**
+A stored property-list value as a `Sendable`, `Hashable` tree.
+
+``Defaults/AnySerializable`` keeps its value in this form, which gives it value
+semantics and equality without holding an `Any`.
+*/
+enum PropertyListValue: Hashable, Sendable {
+	case bool(Bool)
+	case integer(Int)
+	case unsignedInteger(UInt64)
+	case float(Float)
+	case double(Double)
+	case string(String)
+	case data(Data)
+	case date(Date)
+	indirect case array([PropertyListValue])
+	indirect case dictionary([String: PropertyListValue])
+
+	/// Reads an object as stored by Foundation (or produced by a codec); `nil` if it is not a property list.
+	init?(_ object: Any) {
+		switch object {
+		case let value as String:
+			self = .string(value)
+		case let value as Bool:
+			self = .bool(value)
+		case let value as Int:
+			self = .integer(value)
+		case let value as UInt64:
+			self = Int(exactly: value).map(Self.integer) ?? .unsignedInteger(value)
+		case let value as any FixedWidthInteger:
+			guard let int = Int(exactly: value) else {
+				return nil
+			}
+
+			self = .integer(int)
+		case let value as Double:
+			self = .double(value)
+		case let value as Float:
+			self = .float(value)
+		case let value as Data:
+			self = .data(value)
+		case let value as Date:
+			self = .date(value)
+		default:
+			if let array = StoredContainer.array(object) {
+				var elements: [PropertyListValue] = []
+				for element in array {
+					guard let value = PropertyListValue(element) else {
+						return nil
+					}
+
+					elements.append(value)
+				}
+
+				self = .array(elements)
+			} else if let dictionary = StoredContainer.dictionary(object) {
+				var entries: [String: PropertyListValue] = [:]
+				for (key, element) in dictionary {
+					guard let value = PropertyListValue(element) else {
+						return nil
+					}
+
+					entries[key] = value
+				}
+
+				self = .dictionary(entries)
+			} else {
+				return nil
+			}
+		}
+	}
+
+	/// The object to hand to Foundation.
+	var object: Any {
+		switch self {
+		case .bool(let value):
+			value
+		case .integer(let value):
+			value
+		case .unsignedInteger(let value):
+			value
+		case .float(let value):
+			value
+		case .double(let value):
+			value
+		case .string(let value):
+			value
+		case .data(let value):
+			value
+		case .date(let value):
+			value
+		case .array(let values):
+			values.map(\.object)
+		case .dictionary(let entries):
+			entries.mapValues(\.object)
+		}
+	}
+}

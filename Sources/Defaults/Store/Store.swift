@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/**
+The single gateway through which the library touches a `UserDefaults` suite.
+
+Every read, write, removal and registration the library performs goes through
+here, and nothing else in the library calls `UserDefaults` mutators. That is
+what lets later layers (observation, durable persistence, caching) see every
+change by hooking one place. Values arriving here are already property-list
+objects: the serialization layer made sure Foundation can store them.
+*/
+enum Store {
+	static func object(forKey name: String, in suite: UserDefaults) -> Any? {
+		suite.object(forKey: name)
+	}
+
+	static func set(_ object: Any, forKey name: String, in suite: UserDefaults) {
+		suite.set(object, forKey: name)
+	}
+
+	/// `removeObject` is the only safe way to store "nothing": `set(nil, forKey:)` spins forever on Linux.
+	static func removeObject(forKey name: String, in suite: UserDefaults) {
+		suite.removeObject(forKey: name)
+	}
+
+	/// Removes every value stored in `suite`; registered defaults stay.
+	static func removeAll(in suite: UserDefaults) {
+		for name in suite.dictionaryRepresentation().keys {
+			suite.removeObject(forKey: name)
+		}
+	}
+
+	static func register(_ object: Any, forKey name: String, in suite: UserDefaults) {
+		Registrations.record(object, forKey: name, in: suite)
+		suite.register(defaults: [name: object])
+	}
+}
+
+/**
+Remembers which suite registered which default under each name.
+
+Foundation on Linux keeps registered defaults process-wide, so two suites that
+register different defaults under one name see each other's. That cannot be
+undone from here; it is reported so the conflict does not go unnoticed.
+*/
+enum Registrations {
+	private struct Registration {
+		let suite: ObjectIdentifier
+		let value: PropertyListValue?
+	}
+
+	private static let registrations = Mutex<[String: Registration]>([:])
+
+	static func record(_ object: Any, forKey name: String, in suite: UserDefaults) {
+		let registration = Registration(suite: ObjectIdentifier(suite), value: PropertyListValue(object))
+		let previous = registrations.withLock { $0.updateValue(registration, forKey: name) }
+
+		if let previous, previous.suite != registration.suite, previous.value != registration.value {
+			DiagnosticReporter.report(
+				.conflictingRegistration,
+				key: name,
+				"another suite registered a different default under this name; on Linux registered defaults are shared by every suite, so unset reads in either suite may see the other's default"
+			)
+		}
+	}
+}
