@@ -45,18 +45,19 @@ register different defaults under one name see each other's. That cannot be
 undone from here; it is reported so the conflict does not go unnoticed.
 */
 enum Registrations {
-	private struct Registration {
-		let suite: ObjectIdentifier
-		let value: PropertyListValue?
-	}
-
-	private static let registrations = Mutex<[String: Registration]>([:])
+	/// For each name, the default each suite registered under it.
+	private static let registrations = Mutex<[String: [ObjectIdentifier: PropertyListValue?]]>([:])
 
 	static func record(_ object: Any, forKey name: String, in suite: UserDefaults) {
-		let registration = Registration(suite: ObjectIdentifier(suite), value: PropertyListValue(object))
-		let previous = registrations.withLock { $0.updateValue(registration, forKey: name) }
+		let value = PropertyListValue(object)
+		let suiteID = ObjectIdentifier(suite)
+		let conflicts = registrations.withLock { registrations in
+			let others = registrations[name, default: [:]].contains { $0.key != suiteID && $0.value != value }
+			registrations[name, default: [:]][suiteID] = value
+			return others
+		}
 
-		if let previous, previous.suite != registration.suite, previous.value != registration.value {
+		if conflicts {
 			DiagnosticReporter.report(
 				.conflictingRegistration,
 				key: name,
