@@ -62,7 +62,8 @@ Requirements for a conforming bridge:
   `Defaults.Serializable`, in which case its own bridge is applied next.
 - Both functions are pure: no I/O, no shared state.
 
-``Defaults/assertBridgeRoundTrips(_:_:)`` checks the first two for your values.
+``Defaults/bridgeViolations(of:roundTripping:)`` checks all three for your values; run it in
+your tests.
 
 ```swift
 struct UserBridge: Defaults.Bridge {

@@ -165,3 +165,18 @@ struct RoundTripMatrixTests {
 		#expect(fresh[key] == Float(1.1))
 	}
 }
+
+@Suite("Date precision across a reload")
+struct DatePrecisionAcrossReloadTests {
+	@Test func subSecondPrecisionAfterAReload() {
+		let suite = TestSuite()
+		let key = Defaults.Key<Date>(suite.keyName(), default: .distantPast, suite: suite.defaults)
+		let precise = Date(timeIntervalSince1970: 1_700_000_000.25)
+		Defaults[key] = precise
+		let fresh = suite.reloadedFromDisk()
+		withKnownIssue("Foundation's XML writer keeps whole seconds; fixed when the library writes the suite file itself (durable persistence)") {
+			#expect(fresh[key] == precise)
+		}
+		#expect(abs(fresh[key].timeIntervalSince(precise)) < 1)
+	}
+}
