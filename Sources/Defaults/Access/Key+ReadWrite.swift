@@ -3,7 +3,12 @@ import Foundation
 extension Defaults.Key {
 	/// Reads the key from `suite`: the stored value decoded, or the default when nothing decodes.
 	func read(from suite: UserDefaults) -> Value {
-		guard let object = Store.object(forKey: name, in: suite) else {
+		value(fromStored: Store.object(forKey: name, in: suite))
+	}
+
+	/// Decodes a stored object; `nil` or an object that does not decode gives the default.
+	func value(fromStored object: Any?) -> Value {
+		guard let object else {
 			return defaultValue
 		}
 

@@ -16,18 +16,45 @@ enum Store {
 	}
 
 	static func set(_ object: Any, forKey name: String, in suite: UserDefaults) {
-		suite.set(object, forKey: name)
+		change(name, in: suite, to: object) {
+			suite.set(object, forKey: name)
+		}
 	}
 
 	/// `removeObject` is the only safe way to store "nothing": `set(nil, forKey:)` spins forever on Linux.
 	static func removeObject(forKey name: String, in suite: UserDefaults) {
-		suite.removeObject(forKey: name)
+		change(name, in: suite, to: nil) {
+			suite.removeObject(forKey: name)
+		}
 	}
 
-	/// Removes every value stored in `suite`; registered defaults stay.
+	/// Removes every value stored in `suite`, telling each key's observers; registered defaults stay.
 	static func removeAll(in suite: UserDefaults) {
 		for name in suite.dictionaryRepresentation().keys {
-			suite.removeObject(forKey: name)
+			removeObject(forKey: name, in: suite)
+		}
+	}
+
+	/// Applies one mutation and tells the key's observers: before it (if they asked) and after it.
+	private static func change(_ name: String, in suite: UserDefaults, to newObject: Any?, apply: () -> Void) {
+		let observers = ChangeEngine.observers(of: ObservedKey(suite: SuiteIdentity.of(suite), name: name))
+		guard !observers.isEmpty else {
+			apply()
+			return
+		}
+
+		let oldObject = suite.object(forKey: name)
+		let prior = RawChange(oldObject: oldObject, newObject: newObject, isPrior: true)
+		for observer in observers where observer.wantsPrior {
+			observer.deliver(prior)
+		}
+
+		apply()
+
+		// What a read now returns: after a removal that is the registered default, if any.
+		let change = RawChange(oldObject: oldObject, newObject: suite.object(forKey: name), isPrior: false)
+		for observer in observers {
+			observer.deliver(change)
 		}
 	}
 

@@ -1,0 +1,129 @@
+import Foundation
+import Synchronization
+
+/**
+The library's ``Defaults/Observation``: registrations with the change engine,
+removed when the handle is invalidated or deinitialized.
+
+Without an Objective-C runtime there are no associated objects to learn when a
+tied owner dies. Instead a tied handle is kept alive by ``LifetimeTies`` with a
+weak reference to its owner; it stops itself at its next callback once the
+owner is gone, and ``LifetimeTies`` sweeps dead owners whenever an observation
+is created or tied, so nothing is delivered after the owner's deallocation and
+nothing is kept for long.
+*/
+final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
+	private struct State {
+		var registrations: [(key: ObservedKey, id: UInt64)] = []
+		var isValid = true
+		var isTied = false
+		var owner = WeakOwner()
+	}
+
+	/// The tied owner, held weakly. It is only ever tested for `nil`, never used, so sharing it is safe.
+	private struct WeakOwner: @unchecked Sendable {
+		weak var object: AnyObject?
+	}
+
+	private let state = Mutex(State())
+	private let handler: (RawChange) -> Void
+
+	/// Registers `handler` for every key in `keys`; it is called for each change to any of them.
+	init(keys: [ObservedKey], wantsPrior: Bool, handler: @escaping (RawChange) -> Void) {
+		self.handler = handler
+		LifetimeTies.sweep()
+		let registrations = keys.map { key in
+			(key: key, id: ChangeEngine.add(for: key, wantsPrior: wantsPrior) { [weak self] change in
+				self?.receive(change)
+			})
+		}
+		state.withLock { $0.registrations = registrations }
+	}
+
+	deinit {
+		invalidate()
+	}
+
+	/// Whether the observation still runs; `false` once invalidated or once its tied owner is gone.
+	var isActive: Bool {
+		state.withLock { $0.isValid && !($0.isTied && $0.owner.object == nil) }
+	}
+
+	private func receive(_ change: RawChange) {
+		guard isActive else {
+			invalidate()
+			return
+		}
+
+		handler(change)
+	}
+
+	func invalidate() {
+		let registrations = state.withLock { state in
+			state.isValid = false
+			state.isTied = false
+			state.owner = WeakOwner()
+			defer { state.registrations = [] }
+			return state.registrations
+		}
+
+		for registration in registrations {
+			ChangeEngine.remove(registration.id, for: registration.key)
+		}
+
+		LifetimeTies.release(self)
+	}
+
+	@discardableResult
+	func tieToLifetime(of weaklyHeldObject: AnyObject) -> Self {
+		let isValid = state.withLock { state in
+			state.owner = WeakOwner(object: weaklyHeldObject)
+			state.isTied = state.isValid
+			return state.isValid
+		}
+
+		if isValid {
+			LifetimeTies.retain(self)
+		}
+
+		return self
+	}
+
+	func removeLifetimeTie() {
+		state.withLock { state in
+			state.isTied = false
+			state.owner = WeakOwner()
+		}
+
+		LifetimeTies.release(self)
+	}
+}
+
+/// Keeps tied observations alive while their owners live.
+enum LifetimeTies {
+	private static let handles = Mutex<[ObjectIdentifier: ObservationHandle]>([:])
+
+	static func retain(_ handle: ObservationHandle) {
+		handles.withLock { $0[ObjectIdentifier(handle)] = handle }
+		sweep()
+	}
+
+	static func release(_ handle: ObservationHandle) {
+		_ = handles.withLock { $0.removeValue(forKey: ObjectIdentifier(handle)) }
+	}
+
+	/// Stops the observations whose owners have been deallocated.
+	static func sweep() {
+		let orphaned = handles.withLock { handles in
+			handles.values.filter { !$0.isActive }
+		}
+
+		for handle in orphaned {
+			handle.invalidate()
+		}
+	}
+
+	static var count: Int {
+		handles.withLock { $0.count }
+	}
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+
+/**
+Which stored domain a `UserDefaults` object reads and writes.
+
+Two `UserDefaults(suiteName: "x")` objects share one domain, so observers
+registered through one must hear writes made through the other. On Linux the
+domain name is read from the object once and cached; elsewhere (or if it
+cannot be read) the object's identity stands in for it.
+*/
+enum SuiteIdentity: Hashable, Sendable {
+	case standard
+	case named(String)
+	case object(ObjectIdentifier)
+
+	/// The suite is held weakly and only compared by identity, never used, so sharing it is safe.
+	private struct CachedIdentity: @unchecked Sendable {
+		weak var suite: UserDefaults?
+		let identity: SuiteIdentity
+	}
+
+	private static let cache = Mutex<[ObjectIdentifier: CachedIdentity]>([:])
+
+	static func of(_ suite: UserDefaults) -> SuiteIdentity {
+		let objectID = ObjectIdentifier(suite)
+		if let cached = cache.withLock({ $0[objectID] }), cached.suite === suite {
+			return cached.identity
+		}
+
+		let identity = resolve(suite)
+		cache.withLock { cache in
+			cache[objectID] = CachedIdentity(suite: suite, identity: identity)
+			if cache.count > 1024 {
+				cache = cache.filter { $0.value.suite != nil }
+			}
+		}
+
+		return identity
+	}
+
+	private static func resolve(_ suite: UserDefaults) -> SuiteIdentity {
+		if suite === UserDefaults.standard {
+			return .standard
+		}
+
+		#if canImport(Darwin)
+		return .object(ObjectIdentifier(suite))
+		#else
+		// swift-corelibs-foundation keeps the name in a stored property `suite` (nil for the standard domain).
+		guard let property = Mirror(reflecting: suite).children.first(where: { $0.label == "suite" }) else {
+			return .object(ObjectIdentifier(suite))
+		}
+
+		switch property.value as? String? {
+		case .some(.some(let name)):
+			return .named(name)
+		case .some(.none):
+			return .standard
+		case .none:
+			return .object(ObjectIdentifier(suite))
+		}
+		#endif
+	}
+}
