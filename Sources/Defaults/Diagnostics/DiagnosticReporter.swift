@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /**
 The one place the library reports problems.
@@ -10,7 +9,7 @@ tests running in parallel never see each other's reports.
 enum DiagnosticReporter {
 	/// Receives the diagnostics of one capture scope.
 	final class Capture: Sendable {
-		private let storage = Mutex<[Defaults.Diagnostic]>([])
+		private let storage = Locked<[Defaults.Diagnostic]>([])
 
 		var diagnostics: [Defaults.Diagnostic] { storage.withLock { $0 } }
 
@@ -21,7 +20,7 @@ enum DiagnosticReporter {
 
 	@TaskLocal static var capture: Capture?
 
-	private static let handler = Mutex<(@Sendable (Defaults.Diagnostic) -> Void)?>(nil)
+	private static let handler = Locked<(@Sendable (Defaults.Diagnostic) -> Void)?>(nil)
 
 	static func report(_ diagnostic: Defaults.Diagnostic) {
 		if let capture {

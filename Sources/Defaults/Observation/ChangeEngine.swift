@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One change to one stored key, as raw stored objects (`nil`: nothing stored).
 struct RawChange {
@@ -35,7 +34,7 @@ enum ChangeEngine {
 		var nextID: UInt64 = 0
 	}
 
-	private static let state = Mutex<State>(State())
+	private static let state = Locked<State>(State())
 
 	/// Set inside ``Defaults/withoutPropagation(_:)``: changes made there reach no observer.
 	@TaskLocal static var isPropagationSuppressed = false

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /**
 The library's ``Defaults/Observation``: registrations with the change engine,
@@ -17,15 +16,10 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 		var registrations: [(key: ObservedKey, id: UInt64)] = []
 		var isValid = true
 		var isTied = false
-		var owner = WeakOwner()
+		weak var owner: AnyObject?
 	}
 
-	/// The tied owner, held weakly. It is only ever tested for `nil`, never used, so sharing it is safe.
-	private struct WeakOwner: @unchecked Sendable {
-		weak var object: AnyObject?
-	}
-
-	private let state = Mutex(State())
+	private let state = Locked(State())
 	private let handler: (RawChange) -> Void
 
 	/// Registers `handler` for every key in `keys`; it is called for each change to any of them.
@@ -46,7 +40,7 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 
 	/// Whether the observation still runs; `false` once invalidated or once its tied owner is gone.
 	var isActive: Bool {
-		state.withLock { $0.isValid && !($0.isTied && $0.owner.object == nil) }
+		state.withLock { $0.isValid && !($0.isTied && $0.owner == nil) }
 	}
 
 	private func receive(_ change: RawChange) {
@@ -62,7 +56,7 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 		let registrations = state.withLock { state in
 			state.isValid = false
 			state.isTied = false
-			state.owner = WeakOwner()
+			state.owner = nil
 			defer { state.registrations = [] }
 			return state.registrations
 		}
@@ -77,7 +71,7 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 	@discardableResult
 	func tieToLifetime(of weaklyHeldObject: AnyObject) -> Self {
 		let isValid = state.withLock { state in
-			state.owner = WeakOwner(object: weaklyHeldObject)
+			state.owner = weaklyHeldObject
 			state.isTied = state.isValid
 			return state.isValid
 		}
@@ -92,7 +86,7 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 	func removeLifetimeTie() {
 		state.withLock { state in
 			state.isTied = false
-			state.owner = WeakOwner()
+			state.owner = nil
 		}
 
 		LifetimeTies.release(self)
@@ -101,7 +95,7 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 
 /// Keeps tied observations alive while their owners live.
 enum LifetimeTies {
-	private static let handles = Mutex<[ObjectIdentifier: ObservationHandle]>([:])
+	private static let handles = Locked<[ObjectIdentifier: ObservationHandle]>([:])
 
 	static func retain(_ handle: ObservationHandle) {
 		handles.withLock { $0[ObjectIdentifier(handle)] = handle }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /**
 The single gateway through which the library touches a `UserDefaults` suite.
@@ -73,7 +72,7 @@ undone from here; it is reported so the conflict does not go unnoticed.
 */
 enum Registrations {
 	/// For each name, the default each suite registered under it.
-	private static let registrations = Mutex<[String: [ObjectIdentifier: PropertyListValue?]]>([:])
+	private static let registrations = Locked<[String: [ObjectIdentifier: PropertyListValue?]]>([:])
 
 	static func record(_ object: Any, forKey name: String, in suite: UserDefaults) {
 		let value = PropertyListValue(object)

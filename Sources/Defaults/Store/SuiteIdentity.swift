@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /**
 Which stored domain a `UserDefaults` object reads and writes.
@@ -14,13 +13,12 @@ enum SuiteIdentity: Hashable, Sendable {
 	case named(String)
 	case object(ObjectIdentifier)
 
-	/// The suite is held weakly and only compared by identity, never used, so sharing it is safe.
-	private struct CachedIdentity: @unchecked Sendable {
+	private struct CachedIdentity {
 		weak var suite: UserDefaults?
 		let identity: SuiteIdentity
 	}
 
-	private static let cache = Mutex<[ObjectIdentifier: CachedIdentity]>([:])
+	private static let cache = Locked<[ObjectIdentifier: CachedIdentity]>([:])
 
 	static func of(_ suite: UserDefaults) -> SuiteIdentity {
 		let objectID = ObjectIdentifier(suite)

@@ -1,0 +1,28 @@
+import Foundation
+
+/**
+State that is only ever touched while holding a lock.
+
+Built on `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`:
+the thread sanitizer does not see `Mutex`'s futex-based locking on Linux and
+reports every guarded access as a race, which would hide real ones.
+
+```swift
+let counter = Locked(0)
+counter.withLock { $0 += 1 }
+```
+*/
+final class Locked<State>: @unchecked Sendable {
+	private let lock = NSLock()
+	private var state: State
+
+	init(_ state: State) {
+		self.state = state
+	}
+
+	func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+		lock.lock()
+		defer { lock.unlock() }
+		return try body(&state)
+	}
+}
