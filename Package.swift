@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -12,9 +13,26 @@ let package = Package(
 	],
 	products: [
 		.library(name: "Defaults", targets: ["Defaults"]),
+		.library(name: "DefaultsMacros", targets: ["DefaultsMacros"]),
+	],
+	dependencies: [
+		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
 	],
 	targets: [
 		.target(name: "Defaults"),
+		.macro(
+			name: "DefaultsMacrosPlugin",
+			dependencies: [
+				.product(name: "SwiftSyntax", package: "swift-syntax"),
+				.product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+				.product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+				.product(name: "SwiftDiagnostics", package: "swift-syntax"),
+			]
+		),
+		.target(
+			name: "DefaultsMacros",
+			dependencies: ["Defaults", "DefaultsMacrosPlugin"]
+		),
 		.executableTarget(
 			name: "DefaultsDemo",
 			dependencies: ["Defaults"]
@@ -22,6 +40,16 @@ let package = Package(
 		.testTarget(
 			name: "DefaultsTests",
 			dependencies: ["Defaults"]
+		),
+		.testTarget(
+			name: "DefaultsMacrosTests",
+			dependencies: [
+				"Defaults",
+				"DefaultsMacros",
+				"DefaultsMacrosPlugin",
+				.product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+				.product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+			]
 		),
 	],
 	swiftLanguageModes: [.v6]

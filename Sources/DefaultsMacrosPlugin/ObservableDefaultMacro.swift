@@ -1,0 +1,126 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/**
+`@ObservableDefault(key)` on `var name: Type` in an `@Observable` class.
+
+Generates accessors that read and write `Defaults[key]`, report reads to the
+Observation registrar with `access(keyPath:)`, and a private link property
+that forwards every change of the key (from anywhere) to
+`withMutation(keyPath:)`.
+*/
+public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
+	/// A property the macro can expand, with the pieces the expansion needs.
+	private struct Property {
+		let name: TokenSyntax
+		let key: ExprSyntax
+
+		var linkName: TokenSyntax { "_defaultsLink_\(name.trimmed)" }
+	}
+
+	public static func expansion(
+		of node: AttributeSyntax,
+		providingAccessorsOf declaration: some DeclSyntaxProtocol,
+		in context: some MacroExpansionContext
+	) throws -> [AccessorDeclSyntax] {
+		guard let property = validate(node, declaration, in: context) else {
+			return []
+		}
+
+		let connect: DeclSyntax = """
+			\(property.linkName).connect(\(property.key)) { [weak self] in
+				self?.withMutation(keyPath: \\.\(property.name)) {}
+			}
+			"""
+
+		return [
+			"""
+			get {
+				\(connect)
+				access(keyPath: \\.\(property.name))
+				return Defaults[\(property.key)]
+			}
+			""",
+			"""
+			set {
+				\(connect)
+				Defaults[\(property.key)] = newValue
+			}
+			""",
+		]
+	}
+
+	public static func expansion(
+		of node: AttributeSyntax,
+		providingPeersOf declaration: some DeclSyntaxProtocol,
+		in context: some MacroExpansionContext
+	) throws -> [DeclSyntax] {
+		// Diagnostics are reported once: by the accessor expansion for variables, here for
+		// anything else (the compiler does not ask accessor macros about other declarations).
+		let reportsHere = !declaration.is(VariableDeclSyntax.self)
+		guard let property = validate(node, declaration, in: reportsHere ? context : nil) else {
+			return []
+		}
+
+		return [
+			"private let \(property.linkName) = DefaultsMacros._ObservableDefaultLink()",
+		]
+	}
+
+	/// Checks the attribute and the property; reports each misuse to `context` when given one.
+	private static func validate(
+		_ node: AttributeSyntax,
+		_ declaration: some DeclSyntaxProtocol,
+		in context: (any MacroExpansionContext)?
+	) -> Property? {
+		func reject(_ message: ObservableDefaultDiagnostic, at syntax: some SyntaxProtocol) -> Property? {
+			context?.diagnose(Diagnostic(node: Syntax(syntax), message: message))
+			return nil
+		}
+
+		guard
+			case .argumentList(let arguments) = node.arguments,
+			let key = arguments.first?.expression
+		else {
+			return reject(.missingKey, at: node)
+		}
+
+		guard let variable = declaration.as(VariableDeclSyntax.self) else {
+			return reject(.notAVariable, at: declaration)
+		}
+
+		guard variable.bindingSpecifier.tokenKind == .keyword(.var) else {
+			return reject(.notAVar, at: variable.bindingSpecifier)
+		}
+
+		guard variable.bindings.count == 1, let binding = variable.bindings.first else {
+			return reject(.severalBindings, at: variable.bindings)
+		}
+
+		guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
+			return reject(.notAVariable, at: binding.pattern)
+		}
+
+		if let initializer = binding.initializer {
+			return reject(.hasInitializer, at: initializer)
+		}
+
+		if let accessors = binding.accessorBlock {
+			return reject(.hasAccessors, at: accessors)
+		}
+
+		guard binding.typeAnnotation != nil else {
+			return reject(.missingType, at: binding.pattern)
+		}
+
+		let isIgnored = variable.attributes.contains { element in
+			element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ObservationIgnored"
+		}
+		guard isIgnored else {
+			return reject(.missingObservationIgnored, at: node)
+		}
+
+		return Property(name: identifier.identifier.trimmed, key: key.trimmed)
+	}
+}

@@ -1,0 +1,124 @@
+import Defaults
+import DefaultsMacros
+import Foundation
+import Observation
+import Testing
+@testable import Defaults
+
+private let macroSuiteName = "defaults-macro-tests.\(UUID().uuidString)"
+
+extension Defaults.Keys {
+	fileprivate static let macroUnicorn = Key<Bool>("macroUnicorn", default: false, suite: UserDefaults(suiteName: macroSuiteName)!)
+	fileprivate static let macroName = Key<String?>("macroName", suite: UserDefaults(suiteName: macroSuiteName)!)
+	fileprivate static let macroCount = Key<Int>("macroCount", default: 0, suite: UserDefaults(suiteName: macroSuiteName)!)
+}
+
+@Observable
+private final class UnicornModel {
+	@ObservableDefault(.macroUnicorn)
+	@ObservationIgnored
+	var hasUnicorn: Bool
+
+	@ObservableDefault(.macroName)
+	@ObservationIgnored
+	var name: String?
+
+	@ObservableDefault(Defaults.Keys.macroCount)
+	@ObservationIgnored
+	var count: Int
+
+	var unrelated = 0
+}
+
+/// Counts the `onChange` calls of `withObservationTracking` around `read`.
+private final class ChangeCounter: @unchecked Sendable {
+	private let lock = NSLock()
+	private var storage = 0
+
+	var count: Int { lock.withLock { storage } }
+
+	func track(_ read: @escaping () -> Void) {
+		withObservationTracking(read) { [self] in
+			lock.withLock { storage += 1 }
+		}
+	}
+}
+
+// The keys are shared by these tests, so they run one at a time.
+@Suite("@ObservableDefault at run time", .serialized)
+struct ObservableDefaultRuntimeTests {
+	init() {
+		Defaults.reset(.macroUnicorn, .macroName, .macroCount)
+	}
+
+	@Test func readsTheStoreAndWritesThrough() {
+		let model = UnicornModel()
+		#expect(model.hasUnicorn == false)
+		model.hasUnicorn = true
+		#expect(Defaults[.macroUnicorn] == true)
+		Defaults[.macroUnicorn] = false
+		#expect(model.hasUnicorn == false)
+
+		model.name = "Ada"
+		#expect(Defaults[.macroName] == "Ada")
+		model.name = nil
+		#expect(Defaults[.macroName] == nil)
+	}
+
+	@Test func aChangeFromAnywhereFiresOnChange() {
+		let model = UnicornModel()
+		let other = UnicornModel()
+
+		let viaStore = ChangeCounter()
+		viaStore.track { _ = model.hasUnicorn }
+		Defaults[.macroUnicorn] = true
+		#expect(viaStore.count == 1)
+
+		let viaOtherInstance = ChangeCounter()
+		viaOtherInstance.track { _ = model.hasUnicorn }
+		other.hasUnicorn = false
+		#expect(viaOtherInstance.count == 1)
+
+		let viaReset = ChangeCounter()
+		viaReset.track { _ = model.count }
+		Defaults[.macroCount] = 5
+		let afterReset = ChangeCounter()
+		afterReset.track { _ = model.count }
+		Defaults.reset(.macroCount)
+		#expect(viaReset.count == 1)
+		#expect(afterReset.count == 1)
+		#expect(model.count == 0)
+	}
+
+	@Test func writingThePropertyFiresOnChangeOnceWithoutRecursion() {
+		let model = UnicornModel()
+		let counter = ChangeCounter()
+		counter.track { _ = model.count }
+		model.count += 1
+		model.count += 1
+		#expect(counter.count == 1, "onChange fires once per tracking")
+		#expect(Defaults[.macroCount] == 2)
+	}
+
+	@Test func untrackedPropertiesDoNotFire() {
+		let model = UnicornModel()
+		let counter = ChangeCounter()
+		counter.track { _ = model.unrelated }
+		Defaults[.macroUnicorn] = true
+		#expect(counter.count == 0)
+	}
+
+	@Test func releasingTheModelStopsObserving() {
+		weak var weakModel: UnicornModel?
+		do {
+			let model = UnicornModel()
+			_ = model.hasUnicorn
+			weakModel = model
+			#expect(ChangeEngine.observerCount(of: ObservedKey(Defaults.Keys.macroUnicorn)) == 1)
+		}
+
+		#expect(weakModel == nil)
+		#expect(ChangeEngine.observerCount(of: ObservedKey(Defaults.Keys.macroUnicorn)) == 0)
+		Defaults[.macroUnicorn] = true
+	}
+}
