@@ -37,6 +37,12 @@ let package = Package(
 			name: "DefaultsDemo",
 			dependencies: ["Defaults"]
 		),
+		// Child processes for the persistence tests: crash, concurrency, exit paths, cross-process observation.
+		.executableTarget(
+			name: "DefaultsTestHelper",
+			dependencies: ["Defaults"],
+			path: "Tests/DefaultsTestHelper"
+		),
 		.testTarget(
 			name: "DefaultsTests",
 			dependencies: ["Defaults"]

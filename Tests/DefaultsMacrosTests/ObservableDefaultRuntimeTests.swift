@@ -5,7 +5,16 @@ import Observation
 import Testing
 @testable import Defaults
 
-private let macroSuiteName = "defaults-macro-tests.\(UUID().uuidString)"
+/// The suite's file goes to the test process's temporary configuration folder
+/// (the same one the library tests use), never to the user's `~/.config`.
+private let macroSuiteName: String = {
+	let folder = FileManager.default.temporaryDirectory
+		.appendingPathComponent("defaults-tests-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+	try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+	setenv("XDG_CONFIG_HOME", folder.path, 1)
+	PreferencesLocation.folderOverride.withLock { $0 = folder }
+	return "defaults-macro-tests.\(UUID().uuidString)"
+}()
 
 extension Defaults.Keys {
 	fileprivate static let macroUnicorn = Key<Bool>("macroUnicorn", default: false, suite: UserDefaults(suiteName: macroSuiteName)!)
@@ -49,6 +58,15 @@ private final class ChangeCounter: @unchecked Sendable {
 struct ObservableDefaultRuntimeTests {
 	init() {
 		Defaults.reset(.macroUnicorn, .macroName, .macroCount)
+	}
+
+	@Test func suiteFileStaysInTheTemporaryFolder() throws {
+		Defaults[.macroCount] = 1
+		try Defaults.flush(suite: Defaults.Keys.macroCount.suite)
+		let file = FileManager.default.temporaryDirectory
+			.appendingPathComponent("defaults-tests-\(ProcessInfo.processInfo.processIdentifier)/\(macroSuiteName).plist")
+		#expect(FileManager.default.fileExists(atPath: file.path))
+		try? FileManager.default.removeItem(at: file)
 	}
 
 	@Test func readsTheStoreAndWritesThrough() {

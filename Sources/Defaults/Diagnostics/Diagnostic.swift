@@ -27,6 +27,10 @@ extension Defaults {
 			case unencodableValue
 			/// Two keys registered different defaults under one name (registration is process-wide on Linux).
 			case conflictingRegistration
+			/// A suite's changes could not be written to disk; they stay in memory and are retried.
+			case persistenceFailed
+			/// A suite file did not parse; it was moved aside and rewritten from the values in memory.
+			case unreadableFile
 		}
 
 		/// What went wrong.

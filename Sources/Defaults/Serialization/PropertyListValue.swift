@@ -20,6 +20,11 @@ enum PropertyListValue: Hashable, Sendable {
 
 	/// Reads an object as stored by Foundation (or produced by a codec); `nil` if it is not a property list.
 	init?(_ object: Any) {
+		if let number = Self.foundationNumber(object) {
+			self.init(number: number)
+			return
+		}
+
 		switch object {
 		case let value as String:
 			self = .string(value)
@@ -70,6 +75,33 @@ enum PropertyListValue: Hashable, Sendable {
 				return nil
 			}
 		}
+	}
+
+	/**
+	An `NSNumber` as Foundation's property-list parser returns it. It casts to
+	`Bool` whenever its value is 0 or 1, so its kind is read from its type
+	encoding instead (parsed booleans arrive as Swift `Bool`s).
+	*/
+	init(number: NSNumber) {
+		switch String(cString: number.objCType) {
+		case "f":
+			self = .float(number.floatValue)
+		case "d":
+			self = .double(number.doubleValue)
+		case "Q", "L":
+			self = Int(exactly: number.uint64Value).map(Self.integer) ?? .unsignedInteger(number.uint64Value)
+		default:
+			self = .integer(number.intValue)
+		}
+	}
+
+	/// The object when it is a Foundation number (not a Swift number that would bridge to one).
+	static func foundationNumber(_ object: Any) -> NSNumber? {
+		guard type(of: object) is NSNumber.Type else {
+			return nil
+		}
+
+		return object as? NSNumber
 	}
 
 	/// The object to hand to Foundation.

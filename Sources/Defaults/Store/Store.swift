@@ -34,11 +34,27 @@ enum Store {
 		}
 	}
 
-	/// Applies one mutation and tells the key's observers: before it (if they asked) and after it.
-	private static func change(_ name: String, in suite: UserDefaults, to newObject: Any?, apply: () -> Void) {
-		let observers = ChangeEngine.observers(of: ObservedKey(suite: SuiteIdentity.of(suite), name: name))
+	/// Applies a change another process made to the suite's file: observed like a local write, but not written back.
+	static func applyExternalChange(_ name: String, object: Any?, in suite: UserDefaults) {
+		change(name, in: suite, to: object, persist: false) {
+			if let object {
+				suite.set(object, forKey: name)
+			} else {
+				suite.removeObject(forKey: name)
+			}
+		}
+	}
+
+	/// Applies one mutation, records it for persistence, and tells the key's observers: before it (if they asked) and after it.
+	private static func change(_ name: String, in suite: UserDefaults, to newObject: Any?, persist: Bool = true, apply: () -> Void) {
+		let identity = SuiteIdentity.of(suite)
+		let observers = ChangeEngine.observers(of: ObservedKey(suite: identity, name: name))
 		guard !observers.isEmpty else {
 			apply()
+			if persist {
+				Persistence.record(name, object: newObject, suite: suite, identity: identity)
+			}
+
 			return
 		}
 
@@ -49,6 +65,9 @@ enum Store {
 		}
 
 		apply()
+		if persist {
+			Persistence.record(name, object: newObject, suite: suite, identity: identity)
+		}
 
 		// What a read now returns: after a removal that is the registered default, if any.
 		let change = RawChange(oldObject: oldObject, newObject: suite.object(forKey: name), isPrior: false)

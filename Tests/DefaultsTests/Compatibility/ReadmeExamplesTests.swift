@@ -36,11 +36,8 @@ private func withReadmeSuite(
 	sourceLocation: SourceLocation = #_sourceLocation,
 	_ body: (UserDefaults) throws -> Void
 ) throws {
-	let name = "defaults-tests.readme.\(UUID().uuidString)"
-	let suite = try #require(UserDefaults(suiteName: name), sourceLocation: sourceLocation)
-	defer {
-		suite.removePersistentDomain(forName: name)
-	}
+	let testSuite = TestSuite("readme")
+	let suite = testSuite.defaults
 
 	let (_, diagnostics) = try DiagnosticReporter.capturing {
 		try body(suite)
@@ -234,8 +231,14 @@ extension Defaults.Keys {
 struct ReadmeExamplesTests {
 	@Test("extension Defaults.Keys with leading-dot syntax")
 	func readmeStaticKeysWithLeadingDotSyntax() throws {
+		_ = TestEnvironment.configHome
 		defer {
-			readmeStaticSuite.removePersistentDomain(forName: readmeStaticSuiteName)
+			try? Defaults.flush(suite: readmeStaticSuite)
+			// Not `removePersistentDomain`: it makes Foundation write every changed suite itself.
+			for key in readmeStaticSuite.dictionaryRepresentation().keys {
+				readmeStaticSuite.removeObject(forKey: key)
+			}
+			TestEnvironment.removeFiles(ofSuite: readmeStaticSuiteName)
 		}
 
 		let (_, diagnostics) = DiagnosticReporter.capturing {

@@ -2,14 +2,28 @@ import Foundation
 @testable import Defaults
 
 /// Where every test's preference files go: a temporary folder, never the user's `~/.config`.
+///
+/// The folder is named after the process only, so the macro tests (another
+/// module in the same test process) compute and set the same one.
 enum TestEnvironment {
 	static let configHome: URL = {
 		let folder = FileManager.default.temporaryDirectory
-			.appendingPathComponent("defaults-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)", isDirectory: true)
+			.appendingPathComponent("defaults-tests-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
 		try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 		setenv("XDG_CONFIG_HOME", folder.path, 1)
+		PreferencesLocation.folderOverride.withLock { $0 = folder }
 		return folder
 	}()
+
+	static func fileURL(ofSuite name: String) -> URL {
+		configHome.appendingPathComponent("\(name).plist")
+	}
+
+	/// Removes a suite's file and the lock file next to it.
+	static func removeFiles(ofSuite name: String) {
+		try? FileManager.default.removeItem(at: fileURL(ofSuite: name))
+		try? FileManager.default.removeItem(at: configHome.appendingPathComponent(".\(name).plist.lock"))
+	}
 }
 
 /// A uniquely named suite that removes its domain and file when the test ends.
@@ -25,12 +39,17 @@ final class TestSuite: @unchecked Sendable {
 	}
 
 	deinit {
-		defaults.removePersistentDomain(forName: name)
-		try? FileManager.default.removeItem(at: fileURL)
+		try? Defaults.flush(suite: defaults)
+		// Not `removePersistentDomain`: it makes Foundation write the file itself.
+		for key in defaults.dictionaryRepresentation().keys {
+			defaults.removeObject(forKey: key)
+		}
+
+		TestEnvironment.removeFiles(ofSuite: name)
 	}
 
 	var fileURL: URL {
-		TestEnvironment.configHome.appendingPathComponent("\(name).plist")
+		TestEnvironment.fileURL(ofSuite: name)
 	}
 
 	/// A key name no other test uses: registered defaults are process-wide on Linux.
@@ -39,17 +58,14 @@ final class TestSuite: @unchecked Sendable {
 	}
 
 	/**
-	Saves the suite and makes Foundation read it back from the file, as a new process would.
-
-	Foundation re-reads a suite's file on `synchronize()` when its modification
-	date changed; the date is moved forward to guarantee that.
+	A fresh suite object holding what Foundation reads from this suite's file in
+	a new process: the suite is flushed, a child process loads the file with
+	`UserDefaults(suiteName:)` and hands its values back.
 	*/
 	func reloadedFromDisk() -> UserDefaults {
-		defaults.synchronize()
-		let later = Date().addingTimeInterval(60)
-		try? FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: fileURL.path)
-		let fresh = UserDefaults(suiteName: name)!
-		fresh.synchronize()
+		let domain = try! domainReadByAnotherProcess()
+		let fresh = UserDefaults(suiteName: "\(name).reloaded.\(UUID().uuidString)")!
+		fresh.setVolatileDomain(domain, forName: UserDefaults.argumentDomain)
 		return fresh
 	}
 

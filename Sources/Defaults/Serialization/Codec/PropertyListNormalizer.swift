@@ -12,6 +12,10 @@ bridge's `[String: Any]`, say) are stored through their own codec.
 */
 enum PropertyListNormalizer {
 	static func normalize(_ value: Any) throws(SerializationError) -> Any {
+		if let number = PropertyListValue.foundationNumber(value) {
+			return PropertyListValue(number: number).object
+		}
+
 		switch value {
 		case let string as String:
 			return string
@@ -44,8 +48,6 @@ enum PropertyListNormalizer {
 			}
 
 			return try normalize(dictionary: converted)
-		case let number as NSNumber:
-			return number
 		case let serializable as any Defaults.Serializable:
 			return try encode(serializable)
 		default:

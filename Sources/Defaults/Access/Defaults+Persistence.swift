@@ -1,0 +1,44 @@
+import Foundation
+
+extension Defaults {
+	/**
+	Writes every change the library made to `suite` and returns once it is durable.
+
+	When this returns, the suite's file holds each value written through the
+	library before the call, it was replaced atomically, and both the file and
+	its folder were synced to disk. You rarely need it: changes are written in
+	the background within ``writeMode``'s window and at normal process exit.
+	Call it before an abnormal exit you control, or to hand the file to another
+	program right away. (`UserDefaults.synchronize()` is not needed and does
+	not give this guarantee on Linux.)
+
+	On Apple platforms this calls `synchronize()`.
+
+	```swift
+	Defaults[.lastExport] = Date()
+	try Defaults.flush()
+	```
+	*/
+	public static func flush(suite: UserDefaults = .standard) throws(PersistenceError) {
+		try Persistence.flush(suite)
+	}
+
+	/**
+	Creates a suite after checking that its name keeps its file in the preferences folder.
+
+	`UserDefaults(suiteName:)` on Linux accepts `"a/b"` (a subfolder) and
+	`"../x"` (outside the folder); this throws ``PersistenceError/invalidSuiteName(_:)`` instead.
+
+	```swift
+	let shared = try Defaults.suite(named: "com.example.shared")
+	```
+	*/
+	public static func suite(named name: String) throws(PersistenceError) -> UserDefaults {
+		try PreferencesLocation.validate(suiteName: name)
+		guard let suite = UserDefaults(suiteName: name) else {
+			throw .invalidSuiteName(name)
+		}
+
+		return suite
+	}
+}

@@ -1,0 +1,104 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/**
+Tells each suite file when another process replaced it.
+
+One inotify descriptor watches the folders of all suite files in use (a
+folder, because an atomic replace swaps the file's inode); one background
+thread reads its events and asks the matching ``SuiteFile`` to reload, which
+diffs the file against what it last saw and hands the differences to the
+change engine. Events arrive within milliseconds of the rename.
+*/
+final class ExternalChangeWatcher: @unchecked Sendable {
+	static let shared = ExternalChangeWatcher()
+
+	private struct State {
+		var descriptor: Int32 = -1
+		var folders: [Int32: URL] = [:]
+		var files: [String: WeakSuiteFile] = [:]
+	}
+
+	private struct WeakSuiteFile {
+		weak var file: SuiteFile?
+	}
+
+	private let state = Locked(State())
+
+	func watch(_ file: SuiteFile) {
+		#if canImport(Glibc)
+		let folder = file.url.deletingLastPathComponent()
+		let (descriptor, isNew) = state.withLock { state -> (Int32, Bool) in
+			if state.descriptor >= 0 {
+				return (state.descriptor, false)
+			}
+
+			state.descriptor = inotify_init1(Int32(IN_CLOEXEC))
+			return (state.descriptor, true)
+		}
+
+		guard descriptor >= 0 else {
+			DiagnosticReporter.report(.persistenceFailed, key: nil, "cannot watch for changes by other processes: inotify is unavailable")
+			return
+		}
+
+		try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+		let watch = inotify_add_watch(descriptor, folder.path, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE))
+		state.withLock { state in
+			if watch >= 0 {
+				state.folders[watch] = folder.standardizedFileURL
+			}
+
+			state.files[file.url.standardizedFileURL.path] = WeakSuiteFile(file: file)
+		}
+
+		if isNew {
+			let thread = Thread { [self] in
+				readEvents(from: descriptor)
+			}
+			thread.name = "Defaults.ExternalChangeWatcher"
+			thread.start()
+		}
+		#endif
+	}
+
+	#if canImport(Glibc)
+	private func readEvents(from descriptor: Int32) {
+		let headerSize = MemoryLayout<inotify_event>.size
+		var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+		while true {
+			let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+			if count <= 0 {
+				if count < 0, errno == EINTR {
+					continue
+				}
+
+				return
+			}
+
+			var changed: Set<String> = []
+			buffer.withUnsafeBytes { bytes in
+				var offset = 0
+				while offset + headerSize <= count {
+					let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+					let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+					let nameBytes = bytes[(offset + headerSize)..<(offset + headerSize + nameLength)]
+					let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+					if let folder = state.withLock({ $0.folders[watch] }) {
+						changed.insert(folder.appendingPathComponent(name).path)
+					}
+
+					offset += headerSize + nameLength
+				}
+			}
+
+			let files = state.withLock { state in changed.compactMap { state.files[$0]?.file } }
+			for file in files {
+				file.reloadFromDisk()
+			}
+		}
+	}
+	#endif
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/**
+Finds (and creates, on first use) the persistence of each suite the library writes.
+
+On Apple platforms there is none: `UserDefaults` is already durable there. A
+suite whose file cannot be determined (an escaping name, no `HOME`) is
+reported once and kept in memory only.
+*/
+enum Persistence {
+	private enum Entry {
+		case file(SuiteFile)
+		case unavailable(Defaults.PersistenceError)
+	}
+
+	private static let entries = Locked<[SuiteIdentity: Entry]>([:])
+
+	/// File systems installed by tests for particular suites, before their first write.
+	private static let fileSystems = Locked<[SuiteIdentity: any PreferencesFileSystem]>([:])
+
+	static func record(_ name: String, object: Any?, suite: UserDefaults, identity: SuiteIdentity) {
+		#if !canImport(Darwin)
+		if case .file(let file) = entry(for: suite, identity: identity) {
+			file.record(name, object: object)
+		}
+		#endif
+	}
+
+	/// Writes the suite's pending changes durably.
+	static func flush(_ suite: UserDefaults) throws(Defaults.PersistenceError) {
+		#if canImport(Darwin)
+		suite.synchronize()
+		#else
+		switch entry(for: suite, identity: SuiteIdentity.of(suite)) {
+		case .file(let file):
+			try file.flush()
+		case .unavailable(let error):
+			throw error
+		}
+		#endif
+	}
+
+	/// Writes every suite's pending changes; failures are reported, not thrown.
+	static func flushAll() {
+		let files = entries.withLock { entries in
+			entries.values.compactMap { entry -> SuiteFile? in
+				if case .file(let file) = entry {
+					return file
+				}
+
+				return nil
+			}
+		}
+
+		for file in files where file.hasPendingChanges {
+			file.flushReportingFailure()
+		}
+	}
+
+	static func file(for suite: UserDefaults) -> SuiteFile? {
+		if case .file(let file) = entry(for: suite, identity: SuiteIdentity.of(suite)) {
+			return file
+		}
+
+		return nil
+	}
+
+	static func install(_ fileSystem: any PreferencesFileSystem, for suite: UserDefaults) {
+		let identity = SuiteIdentity.of(suite)
+		fileSystems.withLock { $0[identity] = fileSystem }
+		entries.withLock { $0[identity] = nil }
+	}
+
+	private static func entry(for suite: UserDefaults, identity: SuiteIdentity) -> Entry {
+		if let entry = entries.withLock({ $0[identity] }) {
+			return entry
+		}
+
+		let entry: Entry
+		do {
+			let url = try PreferencesLocation.fileURL(for: identity)
+			let fileSystem: any PreferencesFileSystem = fileSystems.withLock { $0[identity] } ?? POSIXFileSystem()
+			let file = SuiteFile(url: url, domainName: try PreferencesLocation.domainName(of: identity), suite: suite, fileSystem: fileSystem)
+			entry = .file(file)
+		} catch {
+			entry = .unavailable(error)
+		}
+
+		let (stored, isNew) = entries.withLock { entries in
+			if let existing = entries[identity] {
+				return (existing, false)
+			}
+
+			entries[identity] = entry
+			return (entry, true)
+		}
+
+		if isNew {
+			switch stored {
+			case .file(let file):
+				ExitFlush.install()
+				ExternalChangeWatcher.shared.watch(file)
+			case .unavailable(let error):
+				DiagnosticReporter.report(.persistenceFailed, key: nil, "changes to this suite stay in memory: \(error)")
+			}
+		}
+
+		return stored
+	}
+}
+
+/// Flushes every suite when the process exits normally (`return` from `main`, `exit()`).
+enum ExitFlush {
+	private static let installed = Locked(false)
+
+	static func install() {
+		let isFirst = installed.withLock { installed in
+			defer { installed = true }
+			return !installed
+		}
+
+		if isFirst {
+			atexit {
+				Persistence.flushAll()
+			}
+		}
+	}
+}

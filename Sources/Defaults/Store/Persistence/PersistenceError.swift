@@ -1,0 +1,41 @@
+import Foundation
+
+extension Defaults {
+	/**
+	Why a suite could not be made durable.
+
+	```swift
+	do {
+		try Defaults.flush(suite: groupDefaults)
+	} catch {
+		print(error) // for example: suite name '../x' would escape the preferences folder
+	}
+	```
+	*/
+	public enum PersistenceError: Error, Equatable, CustomStringConvertible {
+		/// The suite name is empty, contains `/`, or is `.`/`..`: its file would not stay in the preferences folder.
+		case invalidSuiteName(String)
+
+		/// Neither `XDG_CONFIG_HOME` (absolute) nor `HOME` is set, so there is no preferences folder.
+		case noPreferencesFolder
+
+		/// The suite's name cannot be determined, so its file cannot be found.
+		case unknownSuite
+
+		/// A file operation failed; `path` is the file or folder, `reason` the system's explanation.
+		case fileOperationFailed(operation: String, path: String, reason: String)
+
+		public var description: String {
+			switch self {
+			case .invalidSuiteName(let name):
+				"suite name '\(name)' would escape the preferences folder: use a name without '/' that is not empty, '.' or '..'"
+			case .noPreferencesFolder:
+				"no preferences folder: set HOME or an absolute XDG_CONFIG_HOME (refusing to write to /.config)"
+			case .unknownSuite:
+				"the suite's name cannot be determined; create it with UserDefaults(suiteName:) or Defaults.suite(named:)"
+			case .fileOperationFailed(let operation, let path, let reason):
+				"could not \(operation) \(path): \(reason)"
+			}
+		}
+	}
+}

@@ -1,0 +1,188 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/**
+The file operations persistence is built from.
+
+Tests substitute an implementation that fails (a full disk, a read-only
+folder) to prove nothing stored is lost when writing does not work.
+*/
+protocol PreferencesFileSystem: Sendable {
+	/// The file's bytes, or `nil` when there is no file.
+	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data?
+
+	/// Replaces the file so that a reader, or a crash at any instant, sees the old or the new bytes, never a mix.
+	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError)
+
+	/// Renames the file next to itself with `suffix` inserted before the extension, keeping it for the user.
+	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL
+
+	/// Runs `body` while holding the suite's inter-process lock.
+	func withExclusiveLock<Result>(
+		for url: URL,
+		_ body: () throws(Defaults.PersistenceError) -> Result
+	) throws(Defaults.PersistenceError) -> Result
+}
+
+/// The real file system: POSIX calls, so every step of an atomic replace is explicit.
+struct POSIXFileSystem: PreferencesFileSystem {
+	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
+		let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+		guard descriptor >= 0 else {
+			if errno == ENOENT {
+				return nil
+			}
+
+			throw failure("read", url)
+		}
+
+		defer { close(descriptor) }
+		var data = Data()
+		var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+		while true {
+			let count = buffer.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress, $0.count) }
+			if count < 0 {
+				if errno == EINTR {
+					continue
+				}
+
+				throw failure("read", url)
+			}
+
+			if count == 0 {
+				return data
+			}
+
+			data.append(contentsOf: buffer[0..<count])
+		}
+	}
+
+	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
+		let folder = url.deletingLastPathComponent()
+		try createFolder(folder)
+
+		let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+		guard descriptor >= 0 else {
+			throw failure("create", temporary)
+		}
+
+		do throws(Defaults.PersistenceError) {
+			try writeAll(data, to: descriptor, url: temporary)
+			guard fsync(descriptor) == 0 else {
+				throw failure("flush", temporary)
+			}
+
+			close(descriptor)
+		} catch {
+			close(descriptor)
+			unlink(temporary.path)
+			throw error
+		}
+
+		guard rename(temporary.path, url.path) == 0 else {
+			let error = failure("replace", url)
+			unlink(temporary.path)
+			throw error
+		}
+
+		try syncFolder(folder)
+	}
+
+	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
+		let name = url.deletingPathExtension().lastPathComponent
+		let aside = url.deletingLastPathComponent().appendingPathComponent("\(name).\(suffix).\(url.pathExtension)")
+		guard rename(url.path, aside.path) == 0 else {
+			throw failure("move aside", url)
+		}
+
+		return aside
+	}
+
+	func withExclusiveLock<Result>(
+		for url: URL,
+		_ body: () throws(Defaults.PersistenceError) -> Result
+	) throws(Defaults.PersistenceError) -> Result {
+		let folder = url.deletingLastPathComponent()
+		try createFolder(folder)
+		let lockURL = folder.appendingPathComponent(".\(url.lastPathComponent).lock")
+		let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+		guard descriptor >= 0 else {
+			throw failure("open the lock", lockURL)
+		}
+
+		defer { close(descriptor) }
+		while flock(descriptor, LOCK_EX) != 0 {
+			guard errno == EINTR else {
+				throw failure("lock", lockURL)
+			}
+		}
+
+		defer { flock(descriptor, LOCK_UN) }
+		return try body()
+	}
+
+	/// Creates missing folders with mode 0700; existing ones are left as they are.
+	private func createFolder(_ folder: URL) throws(Defaults.PersistenceError) {
+		var isDirectory: ObjCBool = false
+		if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue {
+			return
+		}
+
+		try createFolder(folder.deletingLastPathComponent())
+		guard mkdir(folder.path, 0o700) == 0 || errno == EEXIST else {
+			throw failure("create the folder", folder)
+		}
+	}
+
+	private func writeAll(_ data: Data, to descriptor: Int32, url: URL) throws(Defaults.PersistenceError) {
+		var failed = false
+		data.withUnsafeBytes { bytes in
+			var offset = 0
+			while offset < bytes.count {
+				let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+				if written < 0 {
+					if errno == EINTR {
+						continue
+					}
+
+					failed = true
+					return
+				}
+
+				offset += written
+			}
+		}
+
+		if failed {
+			throw failure("write", url)
+		}
+	}
+
+	private func syncFolder(_ folder: URL) throws(Defaults.PersistenceError) {
+		let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		guard descriptor >= 0 else {
+			throw failure("open the folder", folder)
+		}
+
+		defer { close(descriptor) }
+		guard fsync(descriptor) == 0 else {
+			throw failure("flush the folder", folder)
+		}
+	}
+
+	private func failure(_ operation: String, _ url: URL) -> Defaults.PersistenceError {
+		.fileOperationFailed(operation: operation, path: url.path, reason: String(cString: strerror(errno)))
+	}
+}
+
+/// `read(2)`, named apart from `PreferencesFileSystem.read(_:)`.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+	read(descriptor, buffer, count)
+}

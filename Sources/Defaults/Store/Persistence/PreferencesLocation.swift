@@ -1,0 +1,72 @@
+import Foundation
+
+/**
+Where a suite's file lives: the path swift-corelibs-foundation uses, so raw
+`UserDefaults` in any process reads the same file.
+
+`$XDG_CONFIG_HOME/<suite>.plist` when `XDG_CONFIG_HOME` is absolute, else
+`$HOME/.config/<suite>.plist`; the standard suite is named after the process.
+Like Foundation, the variables are read as they were when the process started
+(a later `setenv` changes neither). Unlike Foundation, names that would leave
+the folder are refused, and so is a missing `HOME` (Foundation would write to
+`/.config`).
+*/
+enum PreferencesLocation {
+	/// Replaces the folder for this process; the library's own tests use it to stay out of `~/.config`.
+	static let folderOverride = Locked<URL?>(nil)
+
+	/// The environment the process started with, which is what Foundation's preferences use.
+	static let launchEnvironment: [String: String] = {
+		guard let data = FileManager.default.contents(atPath: "/proc/self/environ") else {
+			return ProcessInfo.processInfo.environment
+		}
+
+		var environment: [String: String] = [:]
+		for entry in data.split(separator: 0) {
+			let text = String(decoding: entry, as: UTF8.self)
+			if let separator = text.firstIndex(of: "=") {
+				environment[String(text[..<separator])] = String(text[text.index(after: separator)...])
+			}
+		}
+
+		return environment
+	}()
+
+	static func validate(suiteName name: String) throws(Defaults.PersistenceError) {
+		guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+			throw .invalidSuiteName(name)
+		}
+	}
+
+	static func folder(environment: [String: String] = launchEnvironment) throws(Defaults.PersistenceError) -> URL {
+		if let folder = folderOverride.withLock({ $0 }) {
+			return folder
+		}
+
+		if let configHome = environment["XDG_CONFIG_HOME"], configHome.hasPrefix("/") {
+			return URL(fileURLWithPath: configHome, isDirectory: true)
+		}
+
+		guard let home = environment["HOME"], !home.isEmpty else {
+			throw .noPreferencesFolder
+		}
+
+		return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
+	}
+
+	static func domainName(of suite: SuiteIdentity) throws(Defaults.PersistenceError) -> String {
+		switch suite {
+		case .standard:
+			return ProcessInfo.processInfo.processName
+		case .named(let name):
+			try validate(suiteName: name)
+			return name
+		case .object:
+			throw .unknownSuite
+		}
+	}
+
+	static func fileURL(for suite: SuiteIdentity) throws(Defaults.PersistenceError) -> URL {
+		try folder().appendingPathComponent("\(domainName(of: suite)).plist", isDirectory: false)
+	}
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/**
+How the store makes a suite's changes durable.
+
+On Linux that is ``SuiteFile``; on Apple platforms there is none, because the
+system's preferences daemon already persists every write.
+*/
+protocol SuitePersistence: AnyObject, Sendable {
+	/// Notes that the library changed `name` to `object` (`nil`: removed) and schedules a flush.
+	func record(_ name: String, object: Any?)
+
+	/// Writes every change recorded so far; returns once it is durable.
+	func flush() throws(Defaults.PersistenceError)
+}
+
+/**
+One suite's file: the changes this process made that are not on disk yet,
+and the file's contents as last seen.
+
+A flush takes the suite's inter-process lock, re-reads the file, applies only
+this process's changed keys (so writers of different keys never lose each
+other's), replaces the file atomically as a binary property list, and hands
+any keys other processes changed since the last look to the change engine.
+*/
+final class SuiteFile: SuitePersistence, @unchecked Sendable {
+	private struct Pending {
+		let value: PropertyListValue?
+		let generation: UInt64
+	}
+
+	private struct State {
+		var pending: [String: Pending] = [:]
+		var generation: UInt64 = 0
+		var lastKnown: [String: PropertyListValue] = [:]
+		var isFlushScheduled = false
+	}
+
+	let url: URL
+	private let domainName: String
+	private let suite: UserDefaults
+	private let fileSystem: any PreferencesFileSystem
+	private let state = Locked(State())
+
+	/// Serializes this process's flushes and reloads of the file.
+	private let fileLock = NSLock()
+
+	init(url: URL, domainName: String, suite: UserDefaults, fileSystem: any PreferencesFileSystem) {
+		self.url = url
+		self.domainName = domainName
+		self.suite = suite
+		self.fileSystem = fileSystem
+		if case .contents(let contents) = SuiteFileContents.decode(try? fileSystem.read(url)) {
+			state.withLock { $0.lastKnown = contents }
+		}
+	}
+
+	var hasPendingChanges: Bool {
+		state.withLock { !$0.pending.isEmpty }
+	}
+
+	func record(_ name: String, object: Any?) {
+		let value = object.flatMap(PropertyListValue.init)
+		let mode = PersistenceSettings.writeMode
+		let shouldSchedule = state.withLock { state in
+			state.generation += 1
+			state.pending[name] = Pending(value: value, generation: state.generation)
+			defer { state.isFlushScheduled = true }
+			return !state.isFlushScheduled
+		}
+
+		switch mode {
+		case .writeThrough:
+			state.withLock { $0.isFlushScheduled = false }
+			flushReportingFailure()
+		case .coalesced(let milliseconds):
+			if shouldSchedule {
+				PersistenceSettings.queue.asyncAfter(deadline: .now() + .milliseconds(max(0, milliseconds))) { [self] in
+					state.withLock { $0.isFlushScheduled = false }
+					flushReportingFailure()
+				}
+			}
+		}
+	}
+
+	func flushReportingFailure() {
+		do {
+			try flush()
+		} catch {
+			DiagnosticReporter.report(
+				.persistenceFailed,
+				key: nil,
+				"suite '\(domainName)': \(error); the changes stay in memory and are retried on the next write or flush"
+			)
+		}
+	}
+
+	func flush() throws(Defaults.PersistenceError) {
+		fileLock.lock()
+		let external: [String: PropertyListValue?]
+		do {
+			external = try writePending()
+		} catch {
+			fileLock.unlock()
+			throw error
+		}
+
+		fileLock.unlock()
+		apply(external)
+	}
+
+	/// Re-reads the file after another process changed it and delivers what changed.
+	func reloadFromDisk() {
+		fileLock.lock()
+		guard case .contents(let contents) = SuiteFileContents.decode(try? fileSystem.read(url)) else {
+			fileLock.unlock()
+			return
+		}
+
+		let external = state.withLock { state in
+			defer { state.lastKnown = contents }
+			return SuiteFileContents.changes(from: state.lastKnown, to: contents).filter { state.pending[$0.key] == nil }
+		}
+
+		fileLock.unlock()
+		apply(external)
+	}
+
+	/// Applies the pending changes to the file; returns the keys other processes changed meanwhile.
+	private func writePending() throws(Defaults.PersistenceError) -> [String: PropertyListValue?] {
+		let pending = state.withLock { $0.pending }
+		guard !pending.isEmpty else {
+			return [:]
+		}
+
+		return try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) in
+			var onDisk: [String: PropertyListValue]
+			var mustRewrite = false
+			switch SuiteFileContents.decode(try fileSystem.read(url)) {
+			case .missing:
+				onDisk = [:]
+			case .contents(let contents):
+				onDisk = contents
+			case .unreadable(let data):
+				onDisk = try recoverFromUnreadableFile(data)
+				mustRewrite = true
+			}
+
+			var contents = onDisk
+			for (name, change) in pending {
+				contents[name] = change.value
+			}
+
+			if mustRewrite || contents != onDisk {
+				try fileSystem.replaceAtomically(url, with: try SuiteFileContents.encode(contents))
+			}
+
+			return state.withLock { state in
+				for (name, change) in pending where state.pending[name]?.generation == change.generation {
+					state.pending[name] = nil
+				}
+
+				let external = SuiteFileContents.changes(from: state.lastKnown, to: onDisk).filter { pending[$0.key] == nil }
+				state.lastKnown = contents
+				return external
+			}
+		}
+	}
+
+	/**
+	A file that does not parse is never silently replaced: it is moved aside
+	with a timestamped name, and the suite continues from what this process
+	holds in memory.
+	*/
+	private func recoverFromUnreadableFile(_ data: Data) throws(Defaults.PersistenceError) -> [String: PropertyListValue] {
+		var message = "the file \(url.path) is not a readable property list (\(data.count) bytes)"
+		if !data.isEmpty {
+			let formatter = DateFormatter()
+			formatter.locale = Locale(identifier: "en_US_POSIX")
+			formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
+			let aside = try fileSystem.moveAside(url, suffix: "unreadable-\(formatter.string(from: Date()))")
+			message += "; moved aside to \(aside.path)"
+		}
+
+		DiagnosticReporter.report(.unreadableFile, key: nil, message + "; rewriting it from the values in memory")
+		let inMemory = suite.persistentDomain(forName: domainName) ?? [:]
+		return inMemory.compactMapValues(PropertyListValue.init)
+	}
+
+	private func apply(_ external: [String: PropertyListValue?]) {
+		for (name, value) in external {
+			Store.applyExternalChange(name, object: value?.object, in: suite)
+		}
+	}
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// What a suite file holds, and how it is written: a binary property list,
+/// which keeps `Date` sub-second precision and `Float` values that Foundation's
+/// XML writer loses, and which Foundation reads back.
+enum SuiteFileContents {
+	enum Reading {
+		case missing
+		case contents([String: PropertyListValue])
+		/// The file exists but is not a property-list dictionary (empty, truncated or not a plist).
+		case unreadable(Data)
+	}
+
+	static func decode(_ data: Data?) -> Reading {
+		guard let data else {
+			return .missing
+		}
+
+		guard
+			!data.isEmpty,
+			let plist = try? PropertyListSerialization.propertyList(from: data, format: nil),
+			case .dictionary(let contents)? = PropertyListValue(plist)
+		else {
+			return .unreadable(data)
+		}
+
+		return .contents(contents)
+	}
+
+	static func encode(_ contents: [String: PropertyListValue]) throws(Defaults.PersistenceError) -> Data {
+		do {
+			return try PropertyListSerialization.data(
+				fromPropertyList: contents.mapValues(\.object),
+				format: .binary,
+				options: 0
+			)
+		} catch {
+			throw .fileOperationFailed(operation: "encode", path: "property list", reason: "\(error)")
+		}
+	}
+
+	/// The keys whose values differ between two snapshots, with the newer value (`nil`: removed).
+	static func changes(from old: [String: PropertyListValue], to new: [String: PropertyListValue]) -> [String: PropertyListValue?] {
+		var changes: [String: PropertyListValue?] = [:]
+		for (key, value) in new where old[key] != value {
+			changes[key] = .some(value)
+		}
+
+		for key in old.keys where new[key] == nil {
+			changes[key] = .some(nil)
+		}
+
+		return changes
+	}
+}

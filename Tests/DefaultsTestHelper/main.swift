@@ -1,0 +1,94 @@
+import Defaults
+import Foundation
+
+// A child process for the persistence tests. Each command prints one line per
+// event and flushes standard output right away, so the parent sees exactly
+// what was acknowledged before it killed the process.
+//
+//   dump SUITE                         the suite as Foundation reads it here: a base64 binary plist
+//   write-keys SUITE PREFIX START COUNT  writes PREFIX<i> = i, flushes each, prints "ack i"
+//   write SUITE KEY INT [MODE]         writes KEY; MODE: return | exit | flush (default flush)
+//   observe SUITE KEY SECONDS          prints "ready", then "change OLD NEW" per change, for SECONDS
+//   read-loop SUITE SECONDS            re-reads the suite file until SECONDS pass; prints "unreadable" on a torn file
+
+/// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
+func say(_ line: String) {
+	FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func suite(_ name: String) -> UserDefaults {
+	guard let suite = UserDefaults(suiteName: name) else {
+		FileHandle.standardError.write(Data("no suite \(name)\n".utf8))
+		exit(2)
+	}
+
+	return suite
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else {
+	FileHandle.standardError.write(Data("usage: DefaultsTestHelper COMMAND …\n".utf8))
+	exit(2)
+}
+
+switch command {
+case "dump":
+	let name = arguments[1]
+	let domain = suite(name).persistentDomain(forName: name) ?? [:]
+	let data = try PropertyListSerialization.data(fromPropertyList: domain, format: .binary, options: 0)
+	say(data.base64EncodedString())
+
+case "write-keys":
+	let defaults = suite(arguments[1])
+	let prefix = arguments[2]
+	let start = Int(arguments[3])!
+	let count = Int(arguments[4])!
+	for index in start..<(start + count) {
+		defaults[Defaults.Key<Int>("\(prefix)\(index)", default: -1, suite: defaults)] = index
+		try Defaults.flush(suite: defaults)
+		say("ack \(index)")
+	}
+
+case "write":
+	let defaults = suite(arguments[1])
+	defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+	switch arguments.count > 4 ? arguments[4] : "flush" {
+	case "exit":
+		exit(0)
+	case "return":
+		break
+	default:
+		try Defaults.flush(suite: defaults)
+	}
+
+case "observe":
+	let defaults = suite(arguments[1])
+	let key = Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)
+	let observation = Defaults.observe(key, options: []) { change in
+		say("change \(change.oldValue) \(change.newValue)")
+	}
+	say("ready")
+	Thread.sleep(forTimeInterval: Double(arguments[3])!)
+	observation.invalidate()
+
+case "read-loop":
+	let name = arguments[1]
+	let folder = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!
+	let file = URL(fileURLWithPath: folder).appendingPathComponent("\(name).plist")
+	let deadline = Date().addingTimeInterval(Double(arguments[2])!)
+	var reads = 0
+	while Date() < deadline {
+		if let data = FileManager.default.contents(atPath: file.path) {
+			reads += 1
+			let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+			if !(plist is [String: Any]) {
+				say("unreadable \(data.count)")
+			}
+		}
+	}
+	say("reads \(reads)")
+
+default:
+	FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))
+	exit(2)
+}
