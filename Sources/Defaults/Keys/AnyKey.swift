@@ -29,6 +29,7 @@ extension Defaults {
 			self.name = name
 			self.suite = suite
 			KeyName.validate(name)
+			Persistence.attach(suite)
 		}
 
 		/**

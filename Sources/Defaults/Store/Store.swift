@@ -34,9 +34,13 @@ enum Store {
 		}
 	}
 
-	/// Applies a change another process made to the suite's file: observed like a local write, but not written back.
-	static func applyExternalChange(_ name: String, object: Any?, in suite: UserDefaults) {
-		change(name, in: suite, to: object, persist: false) {
+	/**
+	Applies a change another process made to the suite's file: observed like a
+	local write, but not written back. The old value is the file's previous one:
+	Foundation may already have reloaded the file by itself.
+	*/
+	static func applyExternalChange(_ name: String, from oldObject: Any?, to object: Any?, in suite: UserDefaults) {
+		change(name, in: suite, to: object, knownOldObject: .some(oldObject), persist: false) {
 			if let object {
 				suite.set(object, forKey: name)
 			} else {
@@ -46,7 +50,14 @@ enum Store {
 	}
 
 	/// Applies one mutation, records it for persistence, and tells the key's observers: before it (if they asked) and after it.
-	private static func change(_ name: String, in suite: UserDefaults, to newObject: Any?, persist: Bool = true, apply: () -> Void) {
+	private static func change(
+		_ name: String,
+		in suite: UserDefaults,
+		to newObject: Any?,
+		knownOldObject: Any?? = nil,
+		persist: Bool = true,
+		apply: () -> Void
+	) {
 		let identity = SuiteIdentity.of(suite)
 		let observers = ChangeEngine.observers(of: ObservedKey(suite: identity, name: name))
 		guard !observers.isEmpty else {
@@ -58,7 +69,7 @@ enum Store {
 			return
 		}
 
-		let oldObject = suite.object(forKey: name)
+		let oldObject = knownOldObject ?? suite.object(forKey: name)
 		let prior = RawChange(oldObject: oldObject, newObject: newObject, isPrior: true)
 		for observer in observers where observer.wantsPrior {
 			observer.deliver(prior)

@@ -26,6 +26,13 @@ enum Persistence {
 		#endif
 	}
 
+	/// Starts persisting and watching `suite`, so changes other processes make to it reach this one.
+	static func attach(_ suite: UserDefaults) {
+		#if !canImport(Darwin)
+		_ = entry(for: suite, identity: SuiteIdentity.of(suite))
+		#endif
+	}
+
 	/// Writes the suite's pending changes durably.
 	static func flush(_ suite: UserDefaults) throws(Defaults.PersistenceError) {
 		#if canImport(Darwin)

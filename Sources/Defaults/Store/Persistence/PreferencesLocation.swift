@@ -38,11 +38,16 @@ enum PreferencesLocation {
 		}
 	}
 
-	static func folder(environment: [String: String] = launchEnvironment) throws(Defaults.PersistenceError) -> URL {
+	/// The preferences folder of this process.
+	static func folder() throws(Defaults.PersistenceError) -> URL {
 		if let folder = folderOverride.withLock({ $0 }) {
 			return folder
 		}
 
+		return try folder(environment: launchEnvironment)
+	}
+
+	static func folder(environment: [String: String]) throws(Defaults.PersistenceError) -> URL {
 		if let configHome = environment["XDG_CONFIG_HOME"], configHome.hasPrefix("/") {
 			return URL(fileURLWithPath: configHome, isDirectory: true)
 		}

@@ -29,6 +29,12 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 		let generation: UInt64
 	}
 
+	/// A key another process changed: its value in the file before and after.
+	struct ExternalChange {
+		let old: PropertyListValue?
+		let new: PropertyListValue?
+	}
+
 	private struct State {
 		var pending: [String: Pending] = [:]
 		var generation: UInt64 = 0
@@ -97,7 +103,7 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 
 	func flush() throws(Defaults.PersistenceError) {
 		fileLock.lock()
-		let external: [String: PropertyListValue?]
+		let external: [String: ExternalChange]
 		do {
 			external = try writePending()
 		} catch {
@@ -119,7 +125,7 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 
 		let external = state.withLock { state in
 			defer { state.lastKnown = contents }
-			return SuiteFileContents.changes(from: state.lastKnown, to: contents).filter { state.pending[$0.key] == nil }
+			return externalChanges(from: state.lastKnown, to: contents, excluding: state.pending)
 		}
 
 		fileLock.unlock()
@@ -127,7 +133,7 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 	}
 
 	/// Applies the pending changes to the file; returns the keys other processes changed meanwhile.
-	private func writePending() throws(Defaults.PersistenceError) -> [String: PropertyListValue?] {
+	private func writePending() throws(Defaults.PersistenceError) -> [String: ExternalChange] {
 		let pending = state.withLock { $0.pending }
 		guard !pending.isEmpty else {
 			return [:]
@@ -160,7 +166,7 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 					state.pending[name] = nil
 				}
 
-				let external = SuiteFileContents.changes(from: state.lastKnown, to: onDisk).filter { pending[$0.key] == nil }
+				let external = externalChanges(from: state.lastKnown, to: onDisk, excluding: pending)
 				state.lastKnown = contents
 				return external
 			}
@@ -187,9 +193,23 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 		return inMemory.compactMapValues(PropertyListValue.init)
 	}
 
-	private func apply(_ external: [String: PropertyListValue?]) {
-		for (name, value) in external {
-			Store.applyExternalChange(name, object: value?.object, in: suite)
+	/// What other processes changed between two readings of the file, leaving out keys this process is about to write.
+	private func externalChanges(
+		from old: [String: PropertyListValue],
+		to new: [String: PropertyListValue],
+		excluding pending: [String: Pending]
+	) -> [String: ExternalChange] {
+		var changes: [String: ExternalChange] = [:]
+		for name in SuiteFileContents.changedKeys(from: old, to: new) where pending[name] == nil {
+			changes[name] = ExternalChange(old: old[name], new: new[name])
+		}
+
+		return changes
+	}
+
+	private func apply(_ external: [String: ExternalChange]) {
+		for (name, change) in external {
+			Store.applyExternalChange(name, from: change.old?.object, to: change.new?.object, in: suite)
 		}
 	}
 }

@@ -39,17 +39,10 @@ enum SuiteFileContents {
 		}
 	}
 
-	/// The keys whose values differ between two snapshots, with the newer value (`nil`: removed).
-	static func changes(from old: [String: PropertyListValue], to new: [String: PropertyListValue]) -> [String: PropertyListValue?] {
-		var changes: [String: PropertyListValue?] = [:]
-		for (key, value) in new where old[key] != value {
-			changes[key] = .some(value)
-		}
-
-		for key in old.keys where new[key] == nil {
-			changes[key] = .some(nil)
-		}
-
-		return changes
+	/// The keys whose values differ between two snapshots (added, changed or removed).
+	static func changedKeys(from old: [String: PropertyListValue], to new: [String: PropertyListValue]) -> Set<String> {
+		var keys = Set(new.keys.filter { old[$0] != new[$0] })
+		keys.formUnion(old.keys.filter { new[$0] == nil })
+		return keys
 	}
 }

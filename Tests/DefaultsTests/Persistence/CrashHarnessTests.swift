@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import Defaults
+
+/// Kill trials; raise for a long run: `DEFAULTS_CRASH_TRIALS=5000 swift test --filter CrashHarness`.
+private let crashTrials = ProcessInfo.processInfo.environment["DEFAULTS_CRASH_TRIALS"].flatMap(Int.init) ?? 200
+
+@Suite("Crash safety: SIGKILL at random moments")
+struct CrashHarnessTests {
+	@Test func everyAcknowledgedKeySurvivesAKill() throws {
+		let suite = TestSuite()
+		var acknowledged = 0
+		var trialsWithWrites = 0
+
+		for trial in 0..<crashTrials {
+			let helper = try HelperProcess(["write-keys", suite.name, "t\(trial)k", "0", "1000000"])
+			Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.060))
+			helper.kill()
+
+			let acks = helper.receivedLines.compactMap { line -> Int? in
+				line.hasPrefix("ack ") ? Int(line.dropFirst(4)) : nil
+			}
+			guard let data = FileManager.default.contents(atPath: suite.fileURL.path) else {
+				#expect(acks.isEmpty, "trial \(trial): keys were acknowledged but there is no file")
+				continue
+			}
+
+			let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+			let contents = try #require(plist as? [String: Any], "trial \(trial): the file does not parse (\(data.count) bytes)")
+			for index in acks {
+				#expect(contents["t\(trial)k\(index)"] as? Int == index, "trial \(trial): acknowledged key \(index) is missing")
+			}
+
+			acknowledged += acks.count
+			trialsWithWrites += acks.isEmpty ? 0 : 1
+		}
+
+		#expect(trialsWithWrites > crashTrials / 2, "most trials got far enough to write")
+		#expect(acknowledged > 0)
+	}
+}
+
+@Suite("Several processes on one suite")
+struct MultiProcessTests {
+	@Test func fourWritersLoseNoKeyAndReadersNeverSeeATornFile() throws {
+		let suite = TestSuite()
+		let writers = try (0..<4).map { writer in
+			try HelperProcess(["write-keys", suite.name, "w\(writer)k", "0", "500"])
+		}
+		let reader = try HelperProcess(["read-loop", suite.name, "2"])
+
+		for writer in writers {
+			writer.process.waitUntilExit()
+			writer.drain()
+			#expect(writer.process.terminationStatus == 0)
+		}
+		reader.process.waitUntilExit()
+		reader.drain()
+
+		let contents = try #require(suite.fileContents())
+		for writer in 0..<4 {
+			for index in 0..<500 {
+				#expect(contents["w\(writer)k\(index)"] as? Int == index)
+			}
+		}
+		#expect(contents.count == 2000)
+		#expect(!reader.receivedLines.contains { $0.hasPrefix("unreadable") }, "\(reader.receivedLines.filter { $0.hasPrefix("unreadable") }.prefix(3))")
+		#expect(reader.receivedLines.contains { $0.hasPrefix("reads ") })
+	}
+
+	@Test(arguments: ["return", "exit"])
+	func valuesWrittenJustBeforeExitArePresentInTheNextProcess(_ exitPath: String) throws {
+		let suite = TestSuite()
+		let result = try HelperProcess.run(["write", suite.name, "lastWords", "99", exitPath])
+		#expect(result.status == 0)
+
+		let domain = try suite.domainReadByAnotherProcess()
+		#expect(domain["lastWords"] as? Int == 99)
+	}
+}
+
+@Suite("Changes made by other processes")
+struct CrossProcessObservationTests {
+	@Test func anObserverHereHearsAWriteThere() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: -1, suite: suite.defaults)
+		Defaults[key] = 1
+		try Defaults.flush(suite: suite.defaults)
+
+		let changes = Recorder<(old: Int, new: Int, at: Date)>()
+		let observation = Defaults.observe(key, options: []) { change in
+			changes.append((change.oldValue, change.newValue, Date()))
+		}
+
+		let result = try HelperProcess.run(["write", suite.name, key.name, "5", "flush"])
+		let written = Date()
+		#expect(result.status == 0)
+
+		#expect(suite.wait(timeout: 2) { changes.count > 0 })
+		let change = try #require(changes.values.first)
+		#expect(change.old == 1)
+		#expect(change.new == 5)
+		#expect(change.at.timeIntervalSince(written) < 0.25, "seen within 250 ms (took \(change.at.timeIntervalSince(written)) s)")
+		#expect(Defaults[key] == 5)
+		observation.invalidate()
+	}
+
+	@Test func anObserverThereHearsAWriteHere() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: -1, suite: suite.defaults)
+		let observer = try HelperProcess(["observe", suite.name, key.name, "5"])
+		#expect(observer.waitForLine(timeout: 5) { $0 == "ready" } != nil)
+
+		Defaults[key] = 7
+		try Defaults.flush(suite: suite.defaults)
+		let written = Date()
+
+		let line = observer.waitForLine(timeout: 2) { $0.hasPrefix("change") }
+		let seen = Date()
+		#expect(line == "change -1 7")
+		#expect(seen.timeIntervalSince(written) < 0.25, "seen within 250 ms")
+		observer.kill()
+	}
+}

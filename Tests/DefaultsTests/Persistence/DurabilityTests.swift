@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+@testable import Defaults
+
+@Suite("Durable writes", .serialized)
+struct DurabilityTests {
+	@Test func writesReachDiskWithoutAnyCall() {
+		let suite = TestSuite()
+		let key = Defaults.Key<String>(suite.keyName(), default: "", suite: suite.defaults)
+		let written = Date()
+		Defaults[key] = "saved"
+
+		let arrived = suite.wait(timeout: 2) { suite.fileContents()?[key.name] as? String == "saved" }
+		#expect(arrived)
+		#expect(Date().timeIntervalSince(written) < 1, "coalesced within the default 50 ms window, plus scheduling")
+	}
+
+	@Test func flushReturnsWithTheFileComplete() throws {
+		let suite = TestSuite()
+		let keys = (0..<20).map { _ in Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults) }
+		for (index, key) in keys.enumerated() {
+			Defaults[key] = index
+		}
+
+		try Defaults.flush(suite: suite.defaults)
+
+		let contents = try #require(suite.fileContents())
+		for (index, key) in keys.enumerated() {
+			#expect(contents[key.name] as? Int == index)
+		}
+
+		let data = try #require(FileManager.default.contents(atPath: suite.fileURL.path))
+		#expect(data.starts(with: Data("bplist00".utf8)), "a binary property list keeps sub-second dates and Floats")
+		let leftovers = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.configHome.path)
+			.filter { $0.hasPrefix(".\(suite.name)") && $0.hasSuffix(".tmp") }
+		#expect(leftovers.isEmpty)
+	}
+
+	@Test func removalsAndResetsPersist() throws {
+		let suite = TestSuite()
+		let kept = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		let removed = Defaults.Key<String?>(suite.keyName(), suite: suite.defaults)
+		let reset = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		Defaults[kept] = 1
+		Defaults[removed] = "x"
+		Defaults[reset] = 2
+		try Defaults.flush(suite: suite.defaults)
+
+		Defaults[removed] = nil
+		reset.reset()
+		try Defaults.flush(suite: suite.defaults)
+
+		let contents = try #require(suite.fileContents())
+		#expect(contents[kept.name] as? Int == 1)
+		#expect(contents[removed.name] == nil)
+		#expect(contents[reset.name] == nil)
+	}
+
+	@Test func fileIsPrivate() throws {
+		let suite = TestSuite()
+		Defaults[Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)] = 1
+		try Defaults.flush(suite: suite.defaults)
+		let attributes = try FileManager.default.attributesOfItem(atPath: suite.fileURL.path)
+		#expect((attributes[.posixPermissions] as? Int) == 0o600)
+	}
+
+	@Test func missingFoldersAreCreatedPrivate() throws {
+		let root = TestEnvironment.configHome.appendingPathComponent("nested-\(UUID().uuidString)")
+		let file = root.appendingPathComponent("inner/suite.plist")
+		defer { try? FileManager.default.removeItem(at: root) }
+
+		try POSIXFileSystem().replaceAtomically(file, with: Data("x".utf8))
+
+		for folder in [root, root.appendingPathComponent("inner")] {
+			let attributes = try FileManager.default.attributesOfItem(atPath: folder.path)
+			#expect((attributes[.posixPermissions] as? Int) == 0o700)
+		}
+	}
+
+	@Test func writeThroughIsDurableBeforeTheSetterReturns() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		Defaults.writeMode = .writeThrough
+		defer { Defaults.writeMode = .coalesced(milliseconds: 50) }
+
+		Defaults[key] = 42
+
+		#expect(suite.fileContents()?[key.name] as? Int == 42)
+	}
+
+	@Test func subSecondDatesAndFloatsSurviveARestart() throws {
+		let suite = TestSuite()
+		let date = Defaults.Key<Date>(suite.keyName(), default: .distantPast, suite: suite.defaults)
+		let float = Defaults.Key<Float>(suite.keyName(), default: 0, suite: suite.defaults)
+		let precise = Date(timeIntervalSince1970: 1_700_000_000.123)
+		Defaults[date] = precise
+		Defaults[float] = 0.1
+
+		let domain = try suite.domainReadByAnotherProcess()
+
+		#expect((domain[date.name] as? Date) == precise)
+		#expect((domain[float.name] as? Float) == 0.1)
+	}
+}
+
+@Suite("Several writers on one suite")
+struct MergeTests {
+	/// Writes the file as another process would: read, change, replace.
+	private func writeAsAnotherProcess(_ suite: TestSuite, _ change: (inout [String: Any]) -> Void) throws {
+		var contents = suite.fileContents() ?? [:]
+		change(&contents)
+		let data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
+		try POSIXFileSystem().withExclusiveLock(for: suite.fileURL) { () throws(Defaults.PersistenceError) in
+			try POSIXFileSystem().replaceAtomically(suite.fileURL, with: data)
+		}
+	}
+
+	@Test func aFlushKeepsKeysOtherProcessesWrote() throws {
+		let suite = TestSuite()
+		let mine = Defaults.Key<Int>(suite.keyName("mine"), default: 0, suite: suite.defaults)
+		let theirs = Defaults.Key<Int>(suite.keyName("theirs"), default: 0, suite: suite.defaults)
+		Defaults[mine] = 1
+		try Defaults.flush(suite: suite.defaults)
+
+		try writeAsAnotherProcess(suite) { $0[theirs.name] = 2 }
+		Defaults[mine] = 3
+		try Defaults.flush(suite: suite.defaults)
+
+		let contents = try #require(suite.fileContents())
+		#expect(contents[mine.name] as? Int == 3)
+		#expect(contents[theirs.name] as? Int == 2)
+		#expect(suite.wait(timeout: 1) { Defaults[theirs] == 2 }, "the other process's key reaches this process too")
+	}
+
+	@Test func anotherProcessesRemovalIsKeptAndSeen() throws {
+		let suite = TestSuite()
+		let shared = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		let mine = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		Defaults[shared] = 1
+		try Defaults.flush(suite: suite.defaults)
+
+		try writeAsAnotherProcess(suite) { $0[shared.name] = nil }
+		Defaults[mine] = 5
+		try Defaults.flush(suite: suite.defaults)
+
+		#expect(suite.fileContents()?[shared.name] == nil)
+		#expect(suite.wait(timeout: 1) { Defaults[shared] == 0 })
+	}
+
+	@Test func forTheSameKeyTheLastFlushWins() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		try writeAsAnotherProcess(suite) { $0[key.name] = 1 }
+		Defaults[key] = 2
+		try Defaults.flush(suite: suite.defaults)
+		#expect(suite.fileContents()?[key.name] as? Int == 2)
+	}
+}
