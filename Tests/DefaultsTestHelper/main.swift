@@ -7,7 +7,7 @@ import Foundation
 //
 //   dump SUITE                         the suite as Foundation reads it here: a base64 binary plist
 //   write-keys SUITE PREFIX START COUNT  writes PREFIX<i> = i, flushes each, prints "ack i"
-//   write SUITE KEY INT [MODE]         writes KEY; MODE: return | exit | flush (default flush)
+//   write SUITE KEY INT [MODE]         writes KEY; MODE: return | exit | synchronize | flush (default flush)
 //   observe SUITE KEY SECONDS          prints "ready", then "change OLD NEW" per change, for SECONDS
 //   read-loop SUITE SECONDS            re-reads the suite file until SECONDS pass; prints "unreadable" on a torn file
 
@@ -57,6 +57,8 @@ case "write":
 		exit(0)
 	case "return":
 		break
+	case "synchronize":
+		defaults.synchronize()
 	default:
 		try Defaults.flush(suite: defaults)
 	}

@@ -50,12 +50,9 @@ struct MultiProcessTests {
 		let reader = try HelperProcess(["read-loop", suite.name, "2"])
 
 		for writer in writers {
-			writer.process.waitUntilExit()
-			writer.drain()
-			#expect(writer.process.terminationStatus == 0)
+			#expect(writer.waitUntilExit() == 0)
 		}
-		reader.process.waitUntilExit()
-		reader.drain()
+		reader.waitUntilExit()
 
 		let contents = try #require(suite.fileContents())
 		for writer in 0..<4 {
@@ -76,6 +73,25 @@ struct MultiProcessTests {
 
 		let domain = try suite.domainReadByAnotherProcess()
 		#expect(domain["lastWords"] as? Int == 99)
+	}
+}
+
+@Suite("UserDefaults.synchronize() stays harmless")
+struct RawSynchronizeTests {
+	@Test func synchronizeLosesNoKeyAndTheLibraryRestoresFullPrecision() throws {
+		let suite = TestSuite()
+		let earlier = Defaults.Key<Date>(suite.keyName(), default: .distantPast, suite: suite.defaults)
+		let precise = Date(timeIntervalSince1970: 1_700_000_000.5)
+		Defaults[earlier] = precise
+		try Defaults.flush(suite: suite.defaults)
+
+		let result = try HelperProcess.run(["write", suite.name, "fromChild", "3", "synchronize"])
+		#expect(result.status == 0)
+
+		let domain = try suite.domainReadByAnotherProcess()
+		#expect(domain["fromChild"] as? Int == 3)
+		#expect(domain[earlier.name] != nil, "a key another process wrote is kept")
+		#expect(suite.fileContents() != nil, "the file parses")
 	}
 }
 

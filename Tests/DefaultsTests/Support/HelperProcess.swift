@@ -1,8 +1,18 @@
 import Foundation
 import Testing
 @testable import Defaults
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Runs the `DefaultsTestHelper` executable as a separate process, with the tests' configuration folder.
+/**
+Runs the `DefaultsTestHelper` executable as a separate process, with the tests'
+configuration folder.
+
+Spawned with `posix_spawn` and reaped with `waitpid` rather than through
+Foundation's `Process`, whose exit monitoring can miss a child killed with
+SIGKILL and then wait forever.
+*/
 final class HelperProcess: @unchecked Sendable {
 	static let executable: URL = {
 		let candidates = [
@@ -19,37 +29,85 @@ final class HelperProcess: @unchecked Sendable {
 		fatalError("DefaultsTestHelper not found next to the test bundle; build with `swift build --build-tests`")
 	}()
 
-	let process = Process()
-	private let output = Pipe()
+	private let pid: pid_t
+	private let reader: Thread
+	private let received: Locked<Data>
+	private let finishedReading = DispatchSemaphore(value: 0)
 	private let lock = NSLock()
 	private var lines: [String] = []
-	private var buffer = Data()
+	private var exitStatus: Int32?
 
 	init(_ arguments: [String], environment: [String: String]? = nil) throws {
-		process.executableURL = Self.executable
-		process.arguments = arguments
 		var environment = environment ?? ProcessInfo.processInfo.environment
 		environment["XDG_CONFIG_HOME"] = environment["XDG_CONFIG_HOME"] ?? TestEnvironment.configHome.path
-		process.environment = environment
-		process.standardOutput = output
-		process.standardError = FileHandle.nullDevice
-		output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-			self?.receive(handle.availableData)
+
+		var pipeEnds: [Int32] = [0, 0]
+		guard pipe(&pipeEnds) == 0 else {
+			throw POSIXError(.EMFILE)
 		}
-		try process.run()
+
+		var actions = posix_spawn_file_actions_t()
+		posix_spawn_file_actions_init(&actions)
+		defer { posix_spawn_file_actions_destroy(&actions) }
+		posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+		posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+		posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+		let argv = ([Self.executable.path] + arguments).map { strdup($0) } + [nil]
+		let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+		defer {
+			argv.forEach { free($0) }
+			envp.forEach { free($0) }
+		}
+
+		var pid: pid_t = 0
+		let result = posix_spawn(&pid, Self.executable.path, &actions, nil, argv, envp)
+		close(pipeEnds[1])
+		guard result == 0 else {
+			close(pipeEnds[0])
+			throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL)
+		}
+
+		self.pid = pid
+		let readEnd = pipeEnds[0]
+		let received = Locked(Data())
+		let finished = finishedReading
+		reader = Thread {
+			var buffer = [UInt8](repeating: 0, count: 4096)
+			while true {
+				let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+				if count < 0, errno == EINTR {
+					continue
+				}
+
+				guard count > 0 else {
+					break
+				}
+
+				received.withLock { $0.append(contentsOf: buffer[0..<count]) }
+			}
+
+			close(readEnd)
+			finished.signal()
+		}
+		self.received = received
+		reader.start()
 	}
 
-	/// Runs a helper to completion and returns its output lines.
+	/// Runs a helper to completion and returns its exit status and output lines.
 	@discardableResult
 	static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, lines: [String]) {
 		let helper = try HelperProcess(arguments, environment: environment)
-		helper.process.waitUntilExit()
-		helper.drain()
-		return (helper.process.terminationStatus, helper.receivedLines)
+		let status = helper.waitUntilExit()
+		return (status, helper.receivedLines)
 	}
 
+	/// Every complete line the helper printed so far.
 	var receivedLines: [String] {
-		lock.withLock { lines }
+		let text = String(decoding: received.withLock { $0 }, as: UTF8.self)
+		var lines = text.components(separatedBy: "\n")
+		lines.removeLast()
+		return lines
 	}
 
 	/// Waits until a line satisfies `predicate` or `timeout` passes.
@@ -66,25 +124,25 @@ final class HelperProcess: @unchecked Sendable {
 		return receivedLines.first(where: predicate)
 	}
 
-	func kill() {
-		Foundation.kill(process.processIdentifier, SIGKILL)
-		process.waitUntilExit()
-		drain()
-	}
-
-	func drain() {
-		output.fileHandleForReading.readabilityHandler = nil
-		receive(output.fileHandleForReading.readDataToEndOfFile())
-	}
-
-	private func receive(_ data: Data) {
-		lock.withLock {
-			buffer.append(data)
-			while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-				lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-				buffer = Data(buffer[buffer.index(after: newline)...])
-			}
+	/// Reaps the helper; its exit code, or 128 + the signal that ended it.
+	@discardableResult
+	func waitUntilExit() -> Int32 {
+		if let exitStatus = lock.withLock({ exitStatus }) {
+			return exitStatus
 		}
+
+		var status: Int32 = 0
+		while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+		finishedReading.wait()
+		let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+		lock.withLock { exitStatus = code }
+		return code
+	}
+
+	/// Ends the helper at once, as a crash would.
+	func kill() {
+		Glibc.kill(pid, SIGKILL)
+		waitUntilExit()
 	}
 }
 
