@@ -10,6 +10,8 @@ import Foundation
 //   write SUITE KEY INT [MODE]         writes KEY; MODE: return | exit | synchronize | flush (default flush)
 //   observe SUITE KEY SECONDS          prints "ready", then "change OLD NEW" per change, for SECONDS
 //   read-loop SUITE SECONDS            re-reads the suite file until SECONDS pass; prints "unreadable" on a torn file
+//   flush-cost SUITE KEYS ROUNDS       fills the suite with KEYS keys, then times ROUNDS one-key write + flush cycles
+//   burst SUITE WRITES                 WRITES writes as fast as possible, then one flush (run under strace to count file writes)
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
@@ -89,6 +91,39 @@ case "read-loop":
 		}
 	}
 	say("reads \(reads)")
+
+case "flush-cost":
+	let defaults = suite(arguments[1])
+	let keyCount = Int(arguments[2])!
+	let rounds = Int(arguments[3])!
+	for index in 0..<keyCount {
+		defaults[Defaults.Key<Int>("fill\(index)", default: 0, suite: defaults)] = index
+	}
+	try Defaults.flush(suite: defaults)
+	let probe = Defaults.Key<Int>("probe", default: 0, suite: defaults)
+	var durations: [Double] = []
+	for round in 0..<rounds {
+		let start = DispatchTime.now().uptimeNanoseconds
+		defaults[probe] = round
+		try Defaults.flush(suite: defaults)
+		durations.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+	}
+	durations.sort()
+	let size = (try? FileManager.default.attributesOfItem(atPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]! + "/\(arguments[1]).plist")[.size]) ?? 0
+	say("keys \(keyCount) median_us \(Int(durations[durations.count / 2])) p90_us \(Int(durations[durations.count * 9 / 10])) file_bytes \(size)")
+
+case "burst":
+	let defaults = suite(arguments[1])
+	let writes = Int(arguments[2])!
+	let keys = (0..<writes).map { Defaults.Key<Int>("burst\($0)", default: 0, suite: defaults) }
+	let start = DispatchTime.now().uptimeNanoseconds
+	for (index, key) in keys.enumerated() {
+		defaults[key] = index
+	}
+	let written = DispatchTime.now().uptimeNanoseconds
+	try Defaults.flush(suite: defaults)
+	let flushed = DispatchTime.now().uptimeNanoseconds
+	say("writes \(writes) write_loop_ms \((written - start) / 1_000_000) final_flush_ms \((flushed - written) / 1_000_000)")
 
 default:
 	FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))

@@ -13,8 +13,10 @@ struct CrashHarnessTests {
 		var trialsWithWrites = 0
 
 		for trial in 0..<crashTrials {
+			// Kill at a random moment after writing has started, so every trial interrupts a write in flight.
 			let helper = try HelperProcess(["write-keys", suite.name, "t\(trial)k", "0", "1000000"])
-			Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.060))
+			_ = helper.waitForLine(timeout: 10) { $0.hasPrefix("ack") }
+			Thread.sleep(forTimeInterval: Double.random(in: 0...0.030))
 			helper.kill()
 
 			let acks = helper.receivedLines.compactMap { line -> Int? in
@@ -35,8 +37,8 @@ struct CrashHarnessTests {
 			trialsWithWrites += acks.isEmpty ? 0 : 1
 		}
 
-		#expect(trialsWithWrites > crashTrials / 2, "most trials got far enough to write")
-		#expect(acknowledged > 0)
+		#expect(trialsWithWrites == crashTrials, "every trial was killed while writing")
+		#expect(acknowledged >= crashTrials)
 	}
 }
 

@@ -41,9 +41,15 @@ final class HelperProcess: @unchecked Sendable {
 		var environment = environment ?? ProcessInfo.processInfo.environment
 		environment["XDG_CONFIG_HOME"] = environment["XDG_CONFIG_HOME"] ?? TestEnvironment.configHome.path
 
+		// Close-on-exec, so helpers spawned at the same time by other tests do not
+		// inherit this pipe and keep it open after this helper has exited.
 		var pipeEnds: [Int32] = [0, 0]
 		guard pipe(&pipeEnds) == 0 else {
 			throw POSIXError(.EMFILE)
+		}
+
+		for end in pipeEnds {
+			_ = fcntl(end, F_SETFD, FD_CLOEXEC)
 		}
 
 		var actions = posix_spawn_file_actions_t()
@@ -133,7 +139,7 @@ final class HelperProcess: @unchecked Sendable {
 
 		var status: Int32 = 0
 		while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-		finishedReading.wait()
+		_ = finishedReading.wait(timeout: .now() + 10)
 		let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 		lock.withLock { exitStatus = code }
 		return code
