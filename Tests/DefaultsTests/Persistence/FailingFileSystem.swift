@@ -6,6 +6,10 @@ struct FailingFileSystem: PreferencesFileSystem {
 	let reason: String
 	private let real = POSIXFileSystem()
 
+	func identity(of url: URL) -> FileIdentity? {
+		real.identity(of: url)
+	}
+
 	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
 		try real.read(url)
 	}

@@ -14,6 +14,9 @@ Tests substitute an implementation that fails (a full disk, a read-only
 folder) to prove nothing stored is lost when writing does not work.
 */
 protocol PreferencesFileSystem: Sendable {
+	/// Identifies the file's current version, or `nil` when there is no file.
+	func identity(of url: URL) -> FileIdentity?
+
 	/// The file's bytes, or `nil` when there is no file.
 	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data?
 
@@ -30,8 +33,31 @@ protocol PreferencesFileSystem: Sendable {
 	) throws(Defaults.PersistenceError) -> Result
 }
 
+/// A version of a file: an atomic replace always changes it (a new inode), so
+/// an unchanged identity means nobody wrote the file since it was last seen.
+struct FileIdentity: Equatable, Sendable {
+	let device: UInt64
+	let inode: UInt64
+	let size: Int64
+	let modified: timespec
+
+	static func == (lhs: Self, rhs: Self) -> Bool {
+		lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+			&& lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+	}
+}
+
 /// The real file system: POSIX calls, so every step of an atomic replace is explicit.
 struct POSIXFileSystem: PreferencesFileSystem {
+	func identity(of url: URL) -> FileIdentity? {
+		var info = stat()
+		guard stat(url.path, &info) == 0 else {
+			return nil
+		}
+
+		return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: info.st_mtim)
+	}
+
 	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
 		let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
 		guard descriptor >= 0 else {

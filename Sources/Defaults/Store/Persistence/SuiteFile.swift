@@ -39,6 +39,8 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 		var pending: [String: Pending] = [:]
 		var generation: UInt64 = 0
 		var lastKnown: [String: PropertyListValue] = [:]
+		/// The version of the file `lastKnown` was read from or written as.
+		var lastKnownIdentity: FileIdentity?
 		var isFlushScheduled = false
 	}
 
@@ -56,8 +58,12 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 		self.domainName = domainName
 		self.suite = suite
 		self.fileSystem = fileSystem
+		let identity = fileSystem.identity(of: url)
 		if case .contents(let contents) = SuiteFileContents.decode(try? fileSystem.read(url)) {
-			state.withLock { $0.lastKnown = contents }
+			state.withLock { state in
+				state.lastKnown = contents
+				state.lastKnownIdentity = identity
+			}
 		}
 	}
 
@@ -118,13 +124,21 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 	/// Re-reads the file after another process changed it and delivers what changed.
 	func reloadFromDisk() {
 		fileLock.lock()
-		guard case .contents(let contents) = SuiteFileContents.decode(try? fileSystem.read(url)) else {
+		let identity = fileSystem.identity(of: url)
+		guard
+			identity != state.withLock({ $0.lastKnownIdentity }),
+			case .contents(let contents) = SuiteFileContents.decode(try? fileSystem.read(url))
+		else {
 			fileLock.unlock()
 			return
 		}
 
 		let external = state.withLock { state in
-			defer { state.lastKnown = contents }
+			defer {
+				state.lastKnown = contents
+				state.lastKnownIdentity = identity
+			}
+
 			return externalChanges(from: state.lastKnown, to: contents, excluding: state.pending)
 		}
 
@@ -142,14 +156,21 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 		return try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) in
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
-			switch SuiteFileContents.decode(try fileSystem.read(url)) {
-			case .missing:
-				onDisk = [:]
-			case .contents(let contents):
-				onDisk = contents
-			case .unreadable(let data):
-				onDisk = try recoverFromUnreadableFile(data)
-				mustRewrite = true
+			let identity = fileSystem.identity(of: url)
+			let (lastKnown, lastKnownIdentity) = state.withLock { ($0.lastKnown, $0.lastKnownIdentity) }
+			if identity != nil, identity == lastKnownIdentity {
+				// Nobody replaced the file since this process last read or wrote it.
+				onDisk = lastKnown
+			} else {
+				switch SuiteFileContents.decode(try fileSystem.read(url)) {
+				case .missing:
+					onDisk = [:]
+				case .contents(let contents):
+					onDisk = contents
+				case .unreadable(let data):
+					onDisk = try recoverFromUnreadableFile(data)
+					mustRewrite = true
+				}
 			}
 
 			var contents = onDisk
@@ -157,8 +178,10 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 				contents[name] = change.value
 			}
 
+			var newIdentity = identity
 			if mustRewrite || contents != onDisk {
 				try fileSystem.replaceAtomically(url, with: try SuiteFileContents.encode(contents))
+				newIdentity = fileSystem.identity(of: url)
 			}
 
 			return state.withLock { state in
@@ -168,6 +191,7 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 
 				let external = externalChanges(from: state.lastKnown, to: onDisk, excluding: pending)
 				state.lastKnown = contents
+				state.lastKnownIdentity = newIdentity
 				return external
 			}
 		}
