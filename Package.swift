@@ -14,9 +14,11 @@ let package = Package(
 	products: [
 		.library(name: "Defaults", targets: ["Defaults"]),
 		.library(name: "DefaultsMacros", targets: ["DefaultsMacros"]),
+		.executable(name: "defaults", targets: ["DefaultsTool"]),
 	],
 	dependencies: [
 		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+		.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
 	],
 	targets: [
 		.target(name: "Defaults"),
@@ -34,8 +36,16 @@ let package = Package(
 			dependencies: ["Defaults", "DefaultsMacrosPlugin"]
 		),
 		.executableTarget(
-			name: "DefaultsDemo",
-			dependencies: ["Defaults"]
+			name: "DefaultsTool",
+			dependencies: [
+				"Defaults",
+				.product(name: "ArgumentParser", package: "swift-argument-parser"),
+			]
+		),
+		// Spawns the executables the tests run as separate processes.
+		.target(
+			name: "DefaultsTestSupport",
+			path: "Tests/DefaultsTestSupport"
 		),
 		// Child processes for the persistence tests: crash, concurrency, exit paths, cross-process observation.
 		.executableTarget(
@@ -45,7 +55,11 @@ let package = Package(
 		),
 		.testTarget(
 			name: "DefaultsTests",
-			dependencies: ["Defaults"]
+			dependencies: ["Defaults", "DefaultsTestSupport"]
+		),
+		.testTarget(
+			name: "DefaultsToolTests",
+			dependencies: ["DefaultsTestSupport"]
 		),
 		.testTarget(
 			name: "DefaultsMacrosTests",

@@ -6,7 +6,7 @@ A stored property-list value as a `Sendable`, `Hashable` tree.
 ``Defaults/AnySerializable`` keeps its value in this form, which gives it value
 semantics and equality without holding an `Any`.
 */
-enum PropertyListValue: Hashable, Sendable {
+package enum PropertyListValue: Hashable, Sendable {
 	case bool(Bool)
 	case integer(Int)
 	case unsignedInteger(UInt64)
@@ -19,7 +19,7 @@ enum PropertyListValue: Hashable, Sendable {
 	indirect case dictionary([String: PropertyListValue])
 
 	/// Reads an object as stored by Foundation (or produced by a codec); `nil` if it is not a property list.
-	init?(_ object: Any) {
+	package init?(_ object: Any) {
 		if let number = Self.foundationNumber(object) {
 			self.init(number: number)
 			return
@@ -105,7 +105,7 @@ enum PropertyListValue: Hashable, Sendable {
 	}
 
 	/// The object to hand to Foundation.
-	var object: Any {
+	package var object: Any {
 		switch self {
 		case .bool(let value):
 			value

@@ -12,15 +12,15 @@ let counter = Locked(0)
 counter.withLock { $0 += 1 }
 ```
 */
-final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
 	private let lock = NSLock()
 	private var state: State
 
-	init(_ state: State) {
+	package init(_ state: State) {
 		self.state = state
 	}
 
-	func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+	package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
 		lock.lock()
 		defer { lock.unlock() }
 		return try body(&state)

@@ -14,7 +14,7 @@ struct CrashHarnessTests {
 
 		for trial in 0..<crashTrials {
 			// Kill at a random moment after writing has started, so every trial interrupts a write in flight.
-			let helper = try HelperProcess(["write-keys", suite.name, "t\(trial)k", "0", "1000000"])
+			let helper = try HelperProcess.start(["write-keys", suite.name, "t\(trial)k", "0", "1000000"])
 			_ = helper.waitForLine(timeout: 10) { $0.hasPrefix("ack") }
 			Thread.sleep(forTimeInterval: Double.random(in: 0...0.030))
 			helper.kill()
@@ -47,9 +47,9 @@ struct MultiProcessTests {
 	@Test func fourWritersLoseNoKeyAndReadersNeverSeeATornFile() throws {
 		let suite = TestSuite()
 		let writers = try (0..<4).map { writer in
-			try HelperProcess(["write-keys", suite.name, "w\(writer)k", "0", "500"])
+			try HelperProcess.start(["write-keys", suite.name, "w\(writer)k", "0", "500"])
 		}
-		let reader = try HelperProcess(["read-loop", suite.name, "2"])
+		let reader = try HelperProcess.start(["read-loop", suite.name, "2"])
 
 		for writer in writers {
 			#expect(writer.waitUntilExit() == 0)
@@ -126,7 +126,7 @@ struct CrossProcessObservationTests {
 	@Test func anObserverThereHearsAWriteHere() throws {
 		let suite = TestSuite()
 		let key = Defaults.Key<Int>(suite.keyName(), default: -1, suite: suite.defaults)
-		let observer = try HelperProcess(["observe", suite.name, key.name, "5"])
+		let observer = try HelperProcess.start(["observe", suite.name, key.name, "5"])
 		#expect(observer.waitForLine(timeout: 5) { $0 == "ready" } != nil)
 
 		Defaults[key] = 7

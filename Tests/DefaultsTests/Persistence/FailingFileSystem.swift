@@ -18,6 +18,10 @@ struct FailingFileSystem: PreferencesFileSystem {
 		throw .fileOperationFailed(operation: "write", path: url.path, reason: reason)
 	}
 
+	func remove(_ url: URL) throws(Defaults.PersistenceError) {
+		throw .fileOperationFailed(operation: "delete", path: url.path, reason: reason)
+	}
+
 	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
 		try real.moveAside(url, suffix: suffix)
 	}

@@ -3,33 +3,44 @@ import Foundation
 import Glibc
 #endif
 
+/// Something that wants to know when a preferences file was written, by this or another process.
+package protocol ExternalChangeListener: AnyObject, Sendable {
+	/// The file listened to.
+	var url: URL { get }
+
+	/// Called on the watcher's thread after the file was replaced, written, created or deleted.
+	func fileDidChange()
+}
+
 /**
 Tells each suite file when another process replaced it.
 
-One inotify descriptor watches the folders of all suite files in use (a
+One inotify descriptor watches the folders of all files listened to (a
 folder, because an atomic replace swaps the file's inode); one background
-thread reads its events and asks the matching ``SuiteFile`` to reload, which
-diffs the file against what it last saw and hands the differences to the
-change engine. Events arrive within milliseconds of the rename.
+thread reads its events and notifies the listeners of the files involved. A
+``SuiteFile`` then diffs the file against what it last saw and hands the
+differences to the change engine. Events arrive within milliseconds of the
+rename.
 */
-final class ExternalChangeWatcher: @unchecked Sendable {
-	static let shared = ExternalChangeWatcher()
+package final class ExternalChangeWatcher: @unchecked Sendable {
+	package static let shared = ExternalChangeWatcher()
 
 	private struct State {
 		var descriptor: Int32 = -1
 		var folders: [Int32: URL] = [:]
-		var files: [String: WeakSuiteFile] = [:]
+		var listeners: [String: [WeakListener]] = [:]
 	}
 
-	private struct WeakSuiteFile {
-		weak var file: SuiteFile?
+	private struct WeakListener {
+		weak var listener: (any ExternalChangeListener)?
 	}
 
 	private let state = Locked(State())
 
-	func watch(_ file: SuiteFile) {
+	/// Starts notifying `listener`, which is held weakly, of changes to its file.
+	package func watch(_ listener: any ExternalChangeListener) {
 		#if canImport(Glibc)
-		let folder = file.url.deletingLastPathComponent()
+		let folder = listener.url.deletingLastPathComponent()
 		let (descriptor, isNew) = state.withLock { state -> (Int32, Bool) in
 			if state.descriptor >= 0 {
 				return (state.descriptor, false)
@@ -51,7 +62,9 @@ final class ExternalChangeWatcher: @unchecked Sendable {
 				state.folders[watch] = folder.standardizedFileURL
 			}
 
-			state.files[file.url.standardizedFileURL.path] = WeakSuiteFile(file: file)
+			let path = listener.url.standardizedFileURL.path
+			state.listeners[path, default: []].removeAll { $0.listener == nil }
+			state.listeners[path, default: []].append(WeakListener(listener: listener))
 		}
 
 		if isNew {
@@ -94,9 +107,11 @@ final class ExternalChangeWatcher: @unchecked Sendable {
 				}
 			}
 
-			let files = state.withLock { state in changed.compactMap { state.files[$0]?.file } }
-			for file in files {
-				file.reloadFromDisk()
+			let listeners = state.withLock { state in
+				changed.flatMap { state.listeners[$0, default: []].compactMap(\.listener) }
+			}
+			for listener in listeners {
+				listener.fileDidChange()
 			}
 		}
 	}

@@ -25,6 +25,9 @@ extension Defaults {
 		/// A file operation failed; `path` is the file or folder, `reason` the system's explanation.
 		case fileOperationFailed(operation: String, path: String, reason: String)
 
+		/// The file exists but is not a property-list dictionary (empty, truncated, or another format).
+		case unreadableFile(path: String)
+
 		public var description: String {
 			switch self {
 			case .invalidSuiteName(let name):
@@ -35,6 +38,8 @@ extension Defaults {
 				"the suite's name cannot be determined; create it with UserDefaults(suiteName:) or Defaults.suite(named:)"
 			case .fileOperationFailed(let operation, let path, let reason):
 				"could not \(operation) \(path): \(reason)"
+			case .unreadableFile(let path):
+				"\(path) is not a readable property list; it was left as it is"
 			}
 		}
 	}

@@ -23,6 +23,9 @@ protocol PreferencesFileSystem: Sendable {
 	/// Replaces the file so that a reader, or a crash at any instant, sees the old or the new bytes, never a mix.
 	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError)
 
+	/// Deletes the file; a missing file is not an error.
+	func remove(_ url: URL) throws(Defaults.PersistenceError)
+
 	/// Renames the file next to itself with `suffix` inserted before the extension, keeping it for the user.
 	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL
 
@@ -119,6 +122,14 @@ struct POSIXFileSystem: PreferencesFileSystem {
 		}
 
 		try syncFolder(folder)
+	}
+
+	func remove(_ url: URL) throws(Defaults.PersistenceError) {
+		guard unlink(url.path) == 0 || errno == ENOENT else {
+			throw failure("delete", url)
+		}
+
+		try syncFolder(url.deletingLastPathComponent())
 	}
 
 	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {

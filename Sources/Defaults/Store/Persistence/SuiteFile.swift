@@ -23,7 +23,7 @@ this process's changed keys (so writers of different keys never lose each
 other's), replaces the file atomically as a binary property list, and hands
 any keys other processes changed since the last look to the change engine.
 */
-final class SuiteFile: SuitePersistence, @unchecked Sendable {
+final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Sendable {
 	private struct Pending {
 		let value: PropertyListValue?
 		let generation: UInt64
@@ -122,7 +122,7 @@ final class SuiteFile: SuitePersistence, @unchecked Sendable {
 	}
 
 	/// Re-reads the file after another process changed it and delivers what changed.
-	func reloadFromDisk() {
+	func fileDidChange() {
 		fileLock.lock()
 		let identity = fileSystem.identity(of: url)
 		guard

@@ -1,0 +1,93 @@
+import Foundation
+
+/**
+A preferences file read and edited as a whole, for tools such as `defaults`.
+
+Every edit follows the same protocol as the library's own flushes: it takes
+the suite's inter-process lock, re-reads the file, applies the edit, and
+replaces the file atomically as a binary property list. Edits therefore merge
+with concurrent writers instead of overwriting them, and every process that
+has the suite open sees the change through its external-change watcher.
+
+A file that does not parse is never rewritten: reading and editing it throw
+``Defaults/PersistenceError/unreadableFile(path:)`` and leave it untouched.
+*/
+package struct PreferencesFile: Sendable {
+	package let url: URL
+	private let fileSystem: any PreferencesFileSystem
+
+	/// A file at an explicit location.
+	package init(url: URL) {
+		self.init(url: url, fileSystem: POSIXFileSystem())
+	}
+
+	/// The file of the suite (domain) `name` in this process's preferences folder.
+	package init(domain name: String) throws(Defaults.PersistenceError) {
+		try PreferencesLocation.validate(suiteName: name)
+		self.init(url: try PreferencesLocation.folder().appendingPathComponent("\(name).plist", isDirectory: false))
+	}
+
+	init(url: URL, fileSystem: any PreferencesFileSystem) {
+		self.url = url
+		self.fileSystem = fileSystem
+	}
+
+	/// The names of the suites that have a file in this process's preferences folder, sorted.
+	package static func domainNames() throws(Defaults.PersistenceError) -> [String] {
+		let folder = try PreferencesLocation.folder()
+		let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+		return names
+			.filter { $0.hasSuffix(".plist") && !$0.contains(".unreadable-") }
+			.map { String($0.dropLast(".plist".count)) }
+			.filter { (try? PreferencesLocation.validate(suiteName: $0)) != nil }
+			.sorted()
+	}
+
+	/// The file's values, or `nil` when there is no file.
+	package func read() throws(Defaults.PersistenceError) -> [String: PropertyListValue]? {
+		try decode(fileSystem.read(url))
+	}
+
+	/**
+	Edits the file under the suite's inter-process lock.
+
+	`body` receives the current values (`nil`: there is no file) and may change
+	them; setting them to `nil` deletes the file. The file is replaced only
+	when the values changed.
+	*/
+	@discardableResult
+	package func update<Value>(_ body: (inout [String: PropertyListValue]?) throws -> Value) throws -> Value {
+		// The lock's closure may only throw persistence errors; the edit's own error is carried out as a result.
+		try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) -> Result<Value, any Error> in
+			let original = try decode(fileSystem.read(url))
+			var contents = original
+			let result: Value
+			do {
+				result = try body(&contents)
+			} catch {
+				return .failure(error)
+			}
+
+			if contents != original {
+				if let contents {
+					try fileSystem.replaceAtomically(url, with: SuiteFileContents.encode(contents))
+				} else {
+					try fileSystem.remove(url)
+				}
+			}
+
+			return .success(result)
+		}.get()
+	}
+
+	private func decode(_ data: Data?) throws(Defaults.PersistenceError) -> [String: PropertyListValue]? {
+		switch SuiteFileContents.decode(data) {
+		case .missing:
+			nil
+		case .contents(let contents):
+			contents
+		case .unreadable:
+			throw .unreadableFile(path: url.path)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Defaults
+import Foundation
+
+struct ImportCommand: ParsableCommand {
+	static let usage = "defaults import <domain> <file|->"
+
+	static let configuration = CommandConfiguration(
+		commandName: "import",
+		abstract: "Replace a domain with the dictionary in a file, or on standard input with '-'.",
+		usage: "\(usage)\ndefaults import --path <file> <file|->",
+		discussion: "The input is a property list (XML, binary or old-style) or a JSON object."
+	)
+
+	@OptionGroup var target: TargetOptions
+
+	@Argument(help: ArgumentHelp("The domain and the source ('-' for standard input).", valueName: "domain> <file|-"))
+	var arguments: [String] = []
+
+	func run() throws {
+		var operands = try target.resolve(arguments, usage: Self.usage)
+		let source = try operands.next("source file (or '-')")
+		try operands.finish()
+		let (data, sourceName) = try read(source)
+		let imported = try Self.dictionary(from: data, sourceName: sourceName)
+		try operands.update { contents in
+			contents = imported
+		}
+	}
+
+	private func read(_ source: String) throws -> (Data, String) {
+		if source == "-" {
+			return (FileHandle.standardInput.readDataToEndOfFile(), "standard input")
+		}
+
+		let url = URL(fileURLWithPath: (source as NSString).expandingTildeInPath)
+		guard let data = FileManager.default.contents(atPath: url.path) else {
+			throw ToolError.unreadableInput(source: url.path, reason: "no such file, or not readable")
+		}
+
+		return (data, url.path)
+	}
+
+	static func dictionary(from data: Data, sourceName: String) throws -> [String: PropertyListValue] {
+		if let plist = try? PropertyListSerialization.propertyList(from: data, format: nil), let value = PropertyListValue(plist) {
+			guard case .dictionary(let contents) = value else {
+				throw ToolError.unreadableInput(source: sourceName, reason: "it holds \(value.kindDescription), not a dictionary")
+			}
+
+			return contents
+		}
+
+		do {
+			guard case .dictionary(let contents) = try JSONValue.parse(data) else {
+				throw ToolError.unreadableInput(source: sourceName, reason: "its JSON is not an object")
+			}
+
+			return contents
+		} catch let error as ToolError {
+			throw error
+		} catch {
+			throw ToolError.unreadableInput(source: sourceName, reason: "not a property list or a JSON object (\(error))")
+		}
+	}
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Defaults
+import Foundation
+
+/// Chooses the file a command works on: a domain named by the first operand, or `--path`.
+struct TargetOptions: ParsableArguments {
+	@Option(
+		name: .long,
+		help: ArgumentHelp("Work on this property-list file instead of a domain; leave the domain out.", valueName: "file"),
+		completion: .file()
+	)
+	var path: String?
+
+	/// Splits `operands` into the file and the operands that follow the domain.
+	func resolve(_ operands: [String], usage: String) throws -> Operands {
+		var remaining = operands[...]
+		if let path {
+			let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+			return Operands(file: PreferencesFile(url: url), name: url.path, remaining: remaining, usage: usage)
+		}
+
+		guard let domain = remaining.popFirst() else {
+			throw ToolError.missingOperand("domain", usage: usage)
+		}
+
+		let file = try persisting { try PreferencesFile(domain: domain) }
+		return Operands(file: file, name: domain, remaining: remaining, usage: usage)
+	}
+}
+
+/// The file a command works on and the operands after its domain, taken one at a time.
+struct Operands {
+	let file: PreferencesFile
+	/// How messages name the file: its domain, or its path.
+	let name: String
+	fileprivate(set) var remaining: ArraySlice<String>
+	let usage: String
+
+	mutating func next(_ name: String) throws -> String {
+		guard let operand = remaining.popFirst() else {
+			throw ToolError.missingOperand(name, usage: usage)
+		}
+
+		return operand
+	}
+
+	mutating func nextIfPresent() -> String? {
+		remaining.popFirst()
+	}
+
+	/// Fails when operands are left over.
+	func finish() throws {
+		if let extra = remaining.first {
+			throw ToolError.unexpectedOperand(extra, usage: usage)
+		}
+	}
+
+	/// The file's values; fails when there is no file.
+	func existingContents() throws -> [String: PropertyListValue] {
+		guard let contents = try persisting({ try file.read() }) else {
+			throw ToolError.noSuchDomain(name)
+		}
+
+		return contents
+	}
+
+	/// Edits the file under its lock; `body` gets `nil` when there is no file yet.
+	@discardableResult
+	func update<Value>(_ body: (inout [String: PropertyListValue]?) throws -> Value) throws -> Value {
+		try persisting { try file.update(body) }
+	}
+}

@@ -1,0 +1,216 @@
+import Defaults
+import Foundation
+
+/// What `defaults write` does to a key.
+enum WriteAction: Equatable {
+	/// Stores the value, replacing what was there.
+	case set(PropertyListValue)
+	/// Appends to the array stored under the key (creating it).
+	case appendToArray([PropertyListValue])
+	/// Adds entries to the dictionary stored under the key (creating it).
+	case mergeIntoDictionary([String: PropertyListValue])
+}
+
+/**
+Turns the value arguments of `defaults write` into a property-list value.
+
+The forms are macOS's: `-string`, `-int`, `-float`, `-bool`, `-date`,
+`-data` take one value; `-array`/`-array-add` take elements and
+`-dict`/`-dict-add` take key–value pairs, each element or value a plain
+string or a type flag followed by its value (`-array -int 1 -int 2`); `-json`
+takes any JSON value. A value without a flag is a string, or an old-style
+property list when it starts with `(`, `{` or `<`.
+*/
+enum ValueParser {
+	private enum Flag: String {
+		case string, int, float, bool, date, data, json, array, arrayAdd = "array-add", dict, dictAdd = "dict-add"
+
+		private static let aliases: [String: Flag] = ["integer": .int, "double": .float, "real": .float, "boolean": .bool]
+
+		init?(argument: String) {
+			guard argument.hasPrefix("-") else {
+				return nil
+			}
+
+			let name = argument.drop { $0 == "-" }.lowercased()
+			guard let flag = Flag(rawValue: name) ?? Self.aliases[name] else {
+				return nil
+			}
+
+			self = flag
+		}
+	}
+
+	/// Every flag `write` understands, for help text.
+	static let flagSummary = "-string, -int, -float, -bool, -date, -data, -json, -array, -array-add, -dict, -dict-add"
+
+	static func parse(_ arguments: ArraySlice<String>) throws -> WriteAction {
+		var arguments = arguments
+		guard let first = arguments.popFirst() else {
+			throw ToolError.missingOperand("value", usage: WriteCommand.usage)
+		}
+
+		guard let flag = Flag(argument: first) else {
+			try expectEnd(arguments)
+			return .set(untyped(first))
+		}
+
+		switch flag {
+		case .array:
+			return .set(.array(try elements(&arguments)))
+		case .arrayAdd:
+			return .appendToArray(try elements(&arguments))
+		case .dict:
+			return .set(.dictionary(try entries(&arguments)))
+		case .dictAdd:
+			return .mergeIntoDictionary(try entries(&arguments))
+		default:
+			guard let text = arguments.popFirst() else {
+				throw ToolError.missingValue(type: flag.rawValue)
+			}
+
+			try expectEnd(arguments)
+			return .set(try scalar(flag, text))
+		}
+	}
+
+	private static func expectEnd(_ arguments: ArraySlice<String>) throws {
+		if let extra = arguments.first {
+			throw ToolError.unexpectedOperand(extra, usage: WriteCommand.usage)
+		}
+	}
+
+	/// One element or dictionary value: a type flag and its value, or a plain string.
+	private static func element(_ arguments: inout ArraySlice<String>) throws -> PropertyListValue? {
+		guard let first = arguments.popFirst() else {
+			return nil
+		}
+
+		guard let flag = Flag(argument: first) else {
+			return .string(first)
+		}
+
+		switch flag {
+		case .array, .arrayAdd, .dict, .dictAdd:
+			throw ToolError.invalidValue(first, type: "array", expected: "plain values or scalar flags inside an array or dictionary; nest containers with -json")
+		default:
+			guard let text = arguments.popFirst() else {
+				throw ToolError.missingValue(type: flag.rawValue)
+			}
+
+			return try scalar(flag, text)
+		}
+	}
+
+	private static func elements(_ arguments: inout ArraySlice<String>) throws -> [PropertyListValue] {
+		var elements: [PropertyListValue] = []
+		while let element = try element(&arguments) {
+			elements.append(element)
+		}
+
+		return elements
+	}
+
+	private static func entries(_ arguments: inout ArraySlice<String>) throws -> [String: PropertyListValue] {
+		var entries: [String: PropertyListValue] = [:]
+		while let key = arguments.popFirst() {
+			guard let value = try element(&arguments) else {
+				throw ToolError.invalidValue(key, type: "dict", expected: "a value after the key")
+			}
+
+			entries[key] = value
+		}
+
+		return entries
+	}
+
+	private static func untyped(_ text: String) -> PropertyListValue {
+		if let first = text.first, "({<".contains(first),
+		   let parsed = try? PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil),
+		   let value = PropertyListValue(parsed) {
+			return value
+		}
+
+		return .string(text)
+	}
+
+	private static func scalar(_ flag: Flag, _ text: String) throws -> PropertyListValue {
+		switch flag {
+		case .string:
+			return .string(text)
+		case .int:
+			if let value = Int(text) {
+				return .integer(value)
+			}
+
+			if let value = UInt64(text) {
+				return .unsignedInteger(value)
+			}
+
+			throw ToolError.invalidValue(text, type: "int", expected: "a whole number from \(Int.min) to \(UInt64.max)")
+		case .float:
+			guard let value = Double(text), value.isFinite else {
+				throw ToolError.invalidValue(text, type: "float", expected: "a finite number such as 0.5 or 1e-3")
+			}
+
+			return .double(value)
+		case .bool:
+			switch text.lowercased() {
+			case "true", "yes", "1":
+				return .bool(true)
+			case "false", "no", "0":
+				return .bool(false)
+			default:
+				throw ToolError.invalidValue(text, type: "bool", expected: "true, false, yes, no, 1 or 0")
+			}
+		case .date:
+			guard let date = DateText.parse(text) else {
+				throw ToolError.invalidValue(text, type: "date", expected: "ISO 8601 such as 2026-11-22T08:30:00Z, '2026-11-22 08:30:00 +0000', 2026-11-22 or now")
+			}
+
+			return .date(date)
+		case .data:
+			guard let data = hexData(text) else {
+				throw ToolError.invalidValue(text, type: "data", expected: "an even number of hexadecimal digits such as 0a1b2c")
+			}
+
+			return .data(data)
+		case .json:
+			do {
+				return try JSONValue.parse(text)
+			} catch {
+				throw ToolError.invalidValue(text, type: "json", expected: "a JSON value without null (\(error))")
+			}
+		case .array, .arrayAdd, .dict, .dictAdd:
+			preconditionFailure("containers are parsed by elements(_:) and entries(_:)")
+		}
+	}
+
+	/// Hexadecimal digits, optionally as `0x…` or `<…>` with spaces, as `defaults read` prints data.
+	private static func hexData(_ text: String) -> Data? {
+		var digits = Substring(text.filter { !$0.isWhitespace })
+		if digits.hasPrefix("<"), digits.hasSuffix(">") {
+			digits = digits.dropFirst().dropLast()
+		} else if digits.lowercased().hasPrefix("0x") {
+			digits = digits.dropFirst(2)
+		}
+
+		guard digits.count.isMultiple(of: 2) else {
+			return nil
+		}
+
+		var data = Data(capacity: digits.count / 2)
+		var index = digits.startIndex
+		while index < digits.endIndex {
+			let next = digits.index(index, offsetBy: 2)
+			guard let byte = UInt8(digits[index..<next], radix: 16) else {
+				return nil
+			}
+
+			data.append(byte)
+			index = next
+		}
+
+		return data
+	}
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// Every failure exits non-zero with one line on standard error, and leaves what is stored untouched.
+@Suite("defaults errors")
+struct ErrorTests {
+	@Test("an unknown domain or key is named")
+	func unknownDomainOrKey() throws {
+		let sandbox = ToolSandbox()
+		#expect(try sandbox.fail("read", "no.such.domain") == "defaults: domain 'no.such.domain' does not exist (see 'defaults domains')")
+		#expect(try sandbox.fail("delete", "no.such.domain").contains("'no.such.domain' does not exist"))
+		#expect(try sandbox.fail("export", "no.such.domain", "-").contains("'no.such.domain' does not exist"))
+
+		try sandbox.succeed("write", sandbox.domain, "present", "-int", "1")
+		#expect(try sandbox.fail("read", sandbox.domain, "absent") == "defaults: key 'absent' does not exist in domain '\(sandbox.domain)'")
+		#expect(try sandbox.fail("read-type", sandbox.domain, "absent").contains("key 'absent' does not exist"))
+		#expect(try sandbox.fail("delete", sandbox.domain, "absent").contains("key 'absent' does not exist"))
+		#expect(try sandbox.fail("rename", sandbox.domain, "absent", "other").contains("key 'absent' does not exist"))
+		#expect(try sandbox.fileContents() as NSDictionary == ["present": 1] as NSDictionary)
+	}
+
+	@Test(
+		"a value that does not parse as its type is refused",
+		arguments: [
+			(["-int", "1.5"], "'1.5' is not a valid -int value"),
+			(["-int", "99999999999999999999999"], "is not a valid -int value"),
+			(["-float", "fast"], "'fast' is not a valid -float value"),
+			(["-float", "nan"], "'nan' is not a valid -float value"),
+			(["-bool", "maybe"], "'maybe' is not a valid -bool value"),
+			(["-date", "yesterday"], "'yesterday' is not a valid -date value"),
+			(["-data", "abc"], "'abc' is not a valid -data value"),
+			(["-data", "zz"], "'zz' is not a valid -data value"),
+			(["-json", "{"], "is not a valid -json value"),
+			(["-json", #"{"a":null}"#], "null has no property-list equivalent"),
+			(["-array", "-int", "x"], "'x' is not a valid -int value"),
+			(["-dict", "lonely"], "'lonely' is not a valid -dict value: expected a value after the key"),
+			(["-int"], "-int needs a value"),
+			([], "missing value; usage: defaults write"),
+			(["one", "two"], "unexpected argument 'two'"),
+		]
+	)
+	func invalidValue(_ value: [String], message: String) throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "key", "-int", "7")
+
+		let result = try sandbox.run(["write", sandbox.domain, "key"] + value)
+		#expect(result.status != 0)
+		#expect(result.errorOutput.contains(message), "\(result.errorOutput)")
+		#expect(result.errorOutput.split(separator: "\n").count == 1)
+		#expect(try sandbox.fileContents() as NSDictionary == ["key": 7] as NSDictionary)
+	}
+
+	@Test("adding to a value that is not a container is refused")
+	func addToScalar() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "name", "-string", "x")
+		#expect(try sandbox.fail("write", sandbox.domain, "name", "-array-add", "y").contains("key 'name' holds a string, not an array"))
+		#expect(try sandbox.fail("write", sandbox.domain, "name", "-dict-add", "k", "v").contains("key 'name' holds a string, not a dictionary"))
+		#expect(try sandbox.fileContents()["name"] as? String == "x")
+	}
+
+	@Test("an unreadable file is reported and left exactly as it was")
+	func unreadableFile() throws {
+		let sandbox = ToolSandbox()
+		let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8)
+		try garbage.write(to: sandbox.fileURL)
+		try sandbox.succeed("write", "healthy.domain", "k", "-int", "1")
+
+		for arguments in [["read", sandbox.domain], ["write", sandbox.domain, "b", "-int", "1"], ["rename", sandbox.domain, "a", "b"], ["export", sandbox.domain, "-"]] {
+			let result = try sandbox.run(arguments)
+			#expect(result.status != 0)
+			#expect(result.errorOutput == "defaults: \(sandbox.fileURL.path) is not a readable property list; it was left as it is\n")
+		}
+
+		let everything = try sandbox.run("read", "--json")
+		#expect(everything.status != 0)
+		#expect(everything.output.contains("healthy.domain"))
+		#expect(everything.errorOutput.contains("skipped unreadable files: \(sandbox.fileURL.path)"))
+		#expect(try Data(contentsOf: sandbox.fileURL) == garbage)
+	}
+
+	@Test("a domain name that would leave the folder is refused", arguments: ["../escape", "a/b", ".", ".."])
+	func escapingDomain(_ name: String) throws {
+		let sandbox = ToolSandbox()
+		#expect(try sandbox.fail("write", name, "k", "-int", "1").contains("domain name '\(name)' would leave the preferences folder"))
+		#expect(try sandbox.fail("read", name).contains("would leave the preferences folder"))
+		#expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.deletingLastPathComponent().path).contains("escape") == false)
+	}
+
+	@Test("missing or extra operands name what to type")
+	func usage() throws {
+		let sandbox = ToolSandbox()
+		#expect(try sandbox.fail("write") == "defaults: missing domain; usage: defaults write <domain> <key> [-<type>] <value>...")
+		#expect(try sandbox.fail("read-type", sandbox.domain) == "defaults: missing key; usage: defaults read-type <domain> <key>")
+		#expect(try sandbox.fail("read", sandbox.domain, "key", "extra").contains("unexpected argument 'extra'"))
+		#expect(try sandbox.fail("frobnicate").contains("frobnicate"))
+		#expect(try sandbox.fail("read", "--jsn").contains("--jsn"))
+		#expect(try sandbox.fail("export", sandbox.domain, "-", "--format", "yaml").contains("yaml"))
+	}
+
+	@Test("import refuses input that is not a dictionary and keeps the domain")
+	func badImport() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "keep", "-int", "1")
+		#expect(try sandbox.fail("import", sandbox.domain, "-", input: Data("not a plist {".utf8)).contains("cannot read standard input"))
+		#expect(try sandbox.fail("import", sandbox.domain, "-", input: Data("(a, b)".utf8)).contains("holds an array, not a dictionary"))
+		#expect(try sandbox.fail("import", sandbox.domain, "-", input: Data("[1]".utf8)).contains("cannot read standard input"))
+		#expect(try sandbox.fail("import", sandbox.domain, "/no/such/file.plist").contains("cannot read /no/such/file.plist"))
+		#expect(try sandbox.fileContents() as NSDictionary == ["keep": 1] as NSDictionary)
+	}
+
+	@Test("without HOME or XDG_CONFIG_HOME there is no folder, and nothing is written to /.config")
+	func noHome() throws {
+		let sandbox = ToolSandbox()
+		var environment = sandbox.environment
+		environment["HOME"] = nil
+		environment["XDG_CONFIG_HOME"] = nil
+		let result = try sandbox.run(["write", "x.domain", "k", "-int", "1"], environment: environment)
+		#expect(result.status != 0)
+		#expect(result.errorOutput.contains("no preferences folder: set HOME or an absolute XDG_CONFIG_HOME"))
+		#expect(!FileManager.default.fileExists(atPath: "/.config/x.domain.plist"))
+	}
+}
