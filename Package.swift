@@ -42,6 +42,12 @@ let package = Package(
 				.product(name: "ArgumentParser", package: "swift-argument-parser"),
 			]
 		),
+		// `swift run -c release DefaultsBenchmarks`: the library against raw UserDefaults, as ratios.
+		.executableTarget(
+			name: "DefaultsBenchmarks",
+			dependencies: ["Defaults"],
+			path: "Benchmarks/DefaultsBenchmarks"
+		),
 		// Spawns the executables the tests run as separate processes.
 		.target(
 			name: "DefaultsTestSupport",

@@ -13,6 +13,10 @@ extension Defaults.Key {
 		}
 
 		do {
+			if let decodedValues {
+				return try decodedValues.value(for: object, decode: codec.decode)
+			}
+
 			return try codec.decode(object)
 		} catch {
 			DiagnosticReporter.report(

@@ -21,6 +21,9 @@ extension Defaults {
 		/// The conversion between `Value` and its stored form, resolved once for the key.
 		let codec: PlistCodec<Value>
 
+		/// Present when the codec's decoding is worth remembering.
+		let decodedValues: DecodedValueCache<Value>?
+
 		/// The value read when nothing is stored. Calls the dynamic default's closure, if the key has one.
 		public var defaultValue: Value { defaultValueGetter() }
 
@@ -34,6 +37,7 @@ extension Defaults {
 		public init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false) {
 			self.defaultValueGetter = { defaultValue }
 			self.codec = PlistCodec<Value>.resolve()
+			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
 			super.init(name: name, suite: suite)
 			register(defaultValue)
 		}
@@ -50,6 +54,7 @@ extension Defaults {
 		public init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, default defaultValueGetter: @escaping () -> Value) {
 			self.defaultValueGetter = defaultValueGetter
 			self.codec = PlistCodec<Value>.resolve()
+			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
 			super.init(name: name, suite: suite)
 		}
 

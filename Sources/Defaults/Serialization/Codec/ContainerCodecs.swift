@@ -14,7 +14,8 @@ extension Optional: PlistCodecProviding where Wrapped: Defaults.Serializable {
 
 				return try wrapped.encode(value)
 			},
-			decode: { object throws(SerializationError) in try wrapped.decode(object) }
+			decode: { object throws(SerializationError) in try wrapped.decode(object) },
+			cachesDecodedValues: wrapped.cachesDecodedValues
 		)
 	}
 }
@@ -24,7 +25,8 @@ extension Array: PlistCodecProviding where Element: Defaults.Serializable {
 		let sequence = SequenceCodec<Element>()
 		return PlistCodec(
 			encode: { array throws(SerializationError) in .object(try sequence.encode(array)) },
-			decode: { object throws(SerializationError) in try sequence.decode(object) }
+			decode: { object throws(SerializationError) in try sequence.decode(object) },
+			cachesDecodedValues: sequence.cachesDecodedValues
 		)
 	}
 }
@@ -34,7 +36,8 @@ extension Set: PlistCodecProviding where Element: Defaults.Serializable {
 		let sequence = SequenceCodec<Element>()
 		return PlistCodec(
 			encode: { set throws(SerializationError) in .object(try sequence.encode(set)) },
-			decode: { object throws(SerializationError) in Set(try sequence.decode(object)) }
+			decode: { object throws(SerializationError) in Set(try sequence.decode(object)) },
+			cachesDecodedValues: sequence.cachesDecodedValues
 		)
 	}
 }
@@ -70,7 +73,8 @@ extension Dictionary: PlistCodecProviding where Key: LosslessStringConvertible &
 				}
 
 				return dictionary
-			}
+			},
+			cachesDecodedValues: element.cachesDecodedValues
 		)
 	}
 }
@@ -78,6 +82,13 @@ extension Dictionary: PlistCodecProviding where Key: LosslessStringConvertible &
 /// Arrays, sets and custom collections share one element-wise mapping.
 struct SequenceCodec<Element: Defaults.Serializable> {
 	private let element = PlistCodec<Element>.resolve()
+
+	/// Arrays of strings, data or dates are read with one cast, as fast as raw `UserDefaults`.
+	private let castsWholeArrays = Element.self is any PlistExactPrimitive.Type
+
+	var cachesDecodedValues: Bool {
+		element.cachesDecodedValues
+	}
 
 	/// `nil` elements are left out: a property list has no null.
 	func encode(_ elements: some Sequence<Element>) throws(SerializationError) -> [Any] {
@@ -93,6 +104,10 @@ struct SequenceCodec<Element: Defaults.Serializable> {
 	}
 
 	func decode(_ object: Any) throws(SerializationError) -> [Element] {
+		if castsWholeArrays, let elements = object as? [Element] {
+			return elements
+		}
+
 		guard let stored = StoredContainer.array(object) else {
 			throw .mismatch(object, expected: [Element].self)
 		}

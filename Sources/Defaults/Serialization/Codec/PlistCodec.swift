@@ -20,6 +20,35 @@ arrays of optionals) but never guesses across kinds.
 struct PlistCodec<Value> {
 	let encode: (Value) throws(SerializationError) -> EncodedValue
 	let decode: (Any) throws(SerializationError) -> Value
+
+	/**
+	Whether a key should remember what it decoded (see ``DecodedValueCache``):
+	true when decoding does real work (JSON, archives, bridges) and the result
+	is a value that can be handed out more than once. Scalars decode with a
+	cast, cheaper than any cache, and class instances could be mutated by the
+	caller, so neither is remembered.
+	*/
+	let cachesDecodedValues: Bool
+
+	init(
+		encode: @escaping (Value) throws(SerializationError) -> EncodedValue,
+		decode: @escaping (Any) throws(SerializationError) -> Value,
+		cachesDecodedValues: Bool = false
+	) {
+		self.encode = encode
+		self.decode = decode
+		self.cachesDecodedValues = cachesDecodedValues
+	}
+
+	/// Decoding through a bridge is worth remembering unless it produces a class instance.
+	static var bridgedValuesAreCacheable: Bool {
+		!(Value.self is AnyObject.Type)
+	}
+}
+
+/// Codecs already chosen, by type: declaring many keys of one type resolves its codec once.
+private enum ResolvedCodecs {
+	static let codecs = Locked<[ObjectIdentifier: Any]>([:])
 }
 
 /// Types that supply their own codec instead of going through their bridge.
@@ -28,8 +57,18 @@ protocol PlistCodecProviding {
 }
 
 extension PlistCodec where Value: Defaults.Serializable {
-	/// The codec for `Value`, chosen from its conformances.
+	/// The codec for `Value`, chosen from its conformances once per type and then reused.
 	static func resolve() -> PlistCodec<Value> {
+		if let cached = ResolvedCodecs.codecs.withLock({ $0[ObjectIdentifier(Value.self)] }) as? PlistCodec<Value> {
+			return cached
+		}
+
+		let codec = choose()
+		ResolvedCodecs.codecs.withLock { $0[ObjectIdentifier(Value.self)] = codec }
+		return codec
+	}
+
+	private static func choose() -> PlistCodec<Value> {
 		if let provider = Value.self as? any PlistCodecProviding.Type {
 			return provided(by: provider)
 		}
@@ -95,7 +134,8 @@ extension PlistCodec where Value: Defaults.Serializable {
 				}
 
 				return value
-			}
+			},
+			cachesDecodedValues: bridgedValuesAreCacheable
 		)
 	}
 
@@ -121,7 +161,8 @@ extension PlistCodec where Value: Defaults.Serializable {
 				}
 
 				return value
-			}
+			},
+			cachesDecodedValues: bridgedValuesAreCacheable
 		)
 	}
 }

@@ -24,6 +24,24 @@ extension PlistPrimitive {
 	}
 }
 
+/**
+A primitive Foundation hands back as exactly its own Swift type, so reading
+it is one cast, and an array of it can be read with a single cast of the array.
+*/
+protocol PlistExactPrimitive: PlistPrimitive {}
+
+extension PlistExactPrimitive {
+	var plistObject: Any { self }
+
+	init?(plistObject: Any) {
+		guard let value = plistObject as? Self else {
+			return nil
+		}
+
+		self = value
+	}
+}
+
 /// Integers are stored as `Int` when they fit, so raw `integer(forKey:)` reads them.
 protocol PlistInteger: PlistPrimitive, FixedWidthInteger {}
 
@@ -104,38 +122,8 @@ extension CGFloat: PlistPrimitive {
 	}
 }
 
-extension String: PlistPrimitive {
-	var plistObject: Any { self }
+extension String: PlistExactPrimitive {}
 
-	init?(plistObject: Any) {
-		guard let value = plistObject as? String else {
-			return nil
-		}
+extension Data: PlistExactPrimitive {}
 
-		self = value
-	}
-}
-
-extension Data: PlistPrimitive {
-	var plistObject: Any { self }
-
-	init?(plistObject: Any) {
-		guard let value = plistObject as? Data else {
-			return nil
-		}
-
-		self = value
-	}
-}
-
-extension Date: PlistPrimitive {
-	var plistObject: Any { self }
-
-	init?(plistObject: Any) {
-		guard let value = plistObject as? Date else {
-			return nil
-		}
-
-		self = value
-	}
-}
+extension Date: PlistExactPrimitive {}

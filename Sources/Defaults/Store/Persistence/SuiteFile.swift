@@ -42,6 +42,8 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		/// The version of the file `lastKnown` was read from or written as.
 		var lastKnownIdentity: FileIdentity?
 		var isFlushScheduled = false
+		/// How long the last write of the file took; large suites wait longer between writes.
+		var lastWriteDuration: DispatchTimeInterval = .never
 	}
 
 	let url: URL
@@ -74,11 +76,11 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 	func record(_ name: String, object: Any?) {
 		let value = object.flatMap(PropertyListValue.init)
 		let mode = PersistenceSettings.writeMode
-		let shouldSchedule = state.withLock { state in
+		let (shouldSchedule, lastWriteDuration) = state.withLock { state in
 			state.generation += 1
 			state.pending[name] = Pending(value: value, generation: state.generation)
 			defer { state.isFlushScheduled = true }
-			return !state.isFlushScheduled
+			return (!state.isFlushScheduled, state.lastWriteDuration)
 		}
 
 		switch mode {
@@ -87,7 +89,8 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 			flushReportingFailure()
 		case .coalesced(let milliseconds):
 			if shouldSchedule {
-				PersistenceSettings.queue.asyncAfter(deadline: .now() + .milliseconds(max(0, milliseconds))) { [self] in
+				let delay = PersistenceSettings.coalescingDelay(milliseconds: milliseconds, lastWriteDuration: lastWriteDuration)
+				PersistenceSettings.queue.asyncAfter(deadline: .now() + delay) { [self] in
 					state.withLock { $0.isFlushScheduled = false }
 					flushReportingFailure()
 				}
@@ -179,9 +182,12 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 			}
 
 			var newIdentity = identity
+			var writeDuration: DispatchTimeInterval?
 			if mustRewrite || contents != onDisk {
+				let start = DispatchTime.now()
 				try fileSystem.replaceAtomically(url, with: try SuiteFileContents.encode(contents))
 				newIdentity = fileSystem.identity(of: url)
+				writeDuration = .nanoseconds(Int(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
 			}
 
 			return state.withLock { state in
@@ -192,6 +198,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 				let external = externalChanges(from: state.lastKnown, to: onDisk, excluding: pending)
 				state.lastKnown = contents
 				state.lastKnownIdentity = newIdentity
+				state.lastWriteDuration = writeDuration ?? state.lastWriteDuration
 				return external
 			}
 		}

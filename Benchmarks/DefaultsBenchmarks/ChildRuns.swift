@@ -1,0 +1,200 @@
+import Defaults
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/**
+The 10,000-key runs, each in a process of its own so its peak memory can be
+read (`wait4`'s `ru_maxrss`) and its file writes counted apart from the rest.
+*/
+enum ChildRun: String {
+	case burstOurs = "burst-ours"
+	case burstRaw = "burst-raw"
+	case readAllOurs = "read-all-ours"
+	case readAllRaw = "read-all-raw"
+
+	static let keyCount = 10_000
+
+	/// What a child reports back on its standard output.
+	struct Report: Codable {
+		var seconds: Double
+		var fileWrites: Int
+		var bytesWritten: Int
+		var peakMemoryBytes: Int
+	}
+
+	/// Runs in the child: performs the run and prints its report as JSON.
+	func perform() throws {
+		let suiteName = "defaults-benchmarks.\(rawValue).\(UUID().uuidString)"
+		if self == .readAllOurs || self == .readAllRaw {
+			try writeFileOfWindows(suiteName: suiteName)
+		}
+
+		let suite = UserDefaults(suiteName: suiteName)!
+		let counter = try FileWriteCounter(watching: Benchmark.configFolder, fileName: "\(suiteName).plist")
+		let bytesBefore = Self.bytesWrittenByProcess()
+		let start = nanoseconds()
+
+		switch self {
+		case .burstOurs:
+			let keys = (0..<Self.keyCount).map { Defaults.Key<Int?>("key\($0)", suite: suite) }
+			let loopStart = nanoseconds()
+			for (index, key) in keys.enumerated() {
+				suite[key] = index
+			}
+
+			try Defaults.flush(suite: suite)
+			report(seconds: Double(nanoseconds() - loopStart) / 1e9, counter: counter, bytesBefore: bytesBefore)
+			return
+		case .burstRaw:
+			for index in 0..<Self.keyCount {
+				suite.set(index, forKey: "key\(index)")
+			}
+
+			suite.synchronize()
+		case .readAllOurs:
+			var total = 0
+			for index in 0..<Self.keyCount {
+				let key = Defaults.Key<Window?>("window\(index)", suite: suite)
+				total += suite[key]?.width ?? 0
+			}
+
+			consume(total)
+		case .readAllRaw:
+			var total = 0
+			for index in 0..<Self.keyCount {
+				let text = suite.object(forKey: "window\(index)") as? String ?? ""
+				total += (try? jsonDecoder.decode(Window.self, from: Data(text.utf8)))?.width ?? 0
+			}
+
+			consume(total)
+		}
+
+		report(seconds: Double(nanoseconds() - start) / 1e9, counter: counter, bytesBefore: bytesBefore)
+	}
+
+	private func report(seconds: Double, counter: FileWriteCounter, bytesBefore: Int) {
+		let report = Report(
+			seconds: seconds,
+			fileWrites: counter.count(),
+			bytesWritten: Self.bytesWrittenByProcess() - bytesBefore,
+			peakMemoryBytes: Self.peakMemory()
+		)
+		print(String(decoding: try! JSONEncoder().encode(report), as: UTF8.self))
+	}
+
+	private func writeFileOfWindows(suiteName: String) throws {
+		var contents: [String: Any] = [:]
+		for index in 0..<Self.keyCount {
+			let json = try jsonEncoder.encode(Window(width: index, height: 600, title: "Window \(index)"))
+			contents["window\(index)"] = String(decoding: json, as: UTF8.self)
+		}
+
+		let data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
+		try data.write(to: Benchmark.configFolder.appendingPathComponent("\(suiteName).plist"))
+	}
+
+	/// This process's peak resident memory (`VmHWM`; `ru_maxrss` would include the parent's, inherited across `exec`).
+	static func peakMemory() -> Int {
+		procValue(file: "/proc/self/status", field: "VmHWM:").map { $0 * 1024 } ?? 0
+	}
+
+	/// Bytes this process passed to `write(2)` and friends so far (`wchar` in `/proc/self/io`).
+	static func bytesWrittenByProcess() -> Int {
+		procValue(file: "/proc/self/io", field: "wchar:") ?? 0
+	}
+
+	/// The number after `field` in a `/proc` file (units, such as `kB`, left off).
+	private static func procValue(file: String, field: String) -> Int? {
+		guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+			return nil
+		}
+
+		for line in text.split(separator: "\n") where line.hasPrefix(field) {
+			return Int(line.dropFirst(field.count).split(whereSeparator: \.isWhitespace).first ?? "")
+		}
+
+		return nil
+	}
+
+	/// Runs in the parent: starts the child, waits, and returns its report.
+	func run() throws -> Report {
+		let output = Pipe()
+		var actions = posix_spawn_file_actions_t()
+		posix_spawn_file_actions_init(&actions)
+		defer { posix_spawn_file_actions_destroy(&actions) }
+		posix_spawn_file_actions_adddup2(&actions, output.fileHandleForWriting.fileDescriptor, 1)
+
+		let executable = Benchmark.executablePath
+		let words: [String] = [executable, "--child", rawValue]
+		let argv = words.map { strdup($0) } + [nil]
+		defer { argv.forEach { free($0) } }
+		var pid: pid_t = 0
+		guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+			throw BenchmarkError("cannot start \(executable)")
+		}
+
+		try output.fileHandleForWriting.close()
+		let data = output.fileHandleForReading.readDataToEndOfFile()
+		var status: Int32 = 0
+		while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+		guard status == 0 else {
+			throw BenchmarkError("\(rawValue) failed with status \(status)")
+		}
+
+		return try JSONDecoder().decode(Report.self, from: data)
+	}
+}
+
+/// Counts the times a file got new contents: replaced by a rename, or written in place.
+final class FileWriteCounter {
+	private let descriptor: Int32
+	private let fileName: String
+
+	init(watching folder: URL, fileName: String) throws {
+		self.fileName = fileName
+		descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+		guard descriptor >= 0, inotify_add_watch(descriptor, folder.path, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE)) >= 0 else {
+			throw BenchmarkError("inotify is unavailable")
+		}
+	}
+
+	deinit {
+		close(descriptor)
+	}
+
+	/// The events for the file since the counter started.
+	func count() -> Int {
+		var count = 0
+		var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+		let headerSize = MemoryLayout<inotify_event>.size
+		while true {
+			let length = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+			guard length > 0 else {
+				return count
+			}
+
+			buffer.withUnsafeBytes { bytes in
+				var offset = 0
+				while offset + headerSize <= length {
+					let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+					let name = String(decoding: bytes[(offset + headerSize)..<(offset + headerSize + nameLength)].prefix { $0 != 0 }, as: UTF8.self)
+					if name == fileName {
+						count += 1
+					}
+
+					offset += headerSize + nameLength
+				}
+			}
+		}
+	}
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+	let description: String
+
+	init(_ description: String) {
+		self.description = description
+	}
+}

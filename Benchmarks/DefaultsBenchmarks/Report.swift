@@ -1,0 +1,40 @@
+import Foundation
+
+/// Prints the results as Markdown tables, ready for the README.
+enum Report {
+	static func printHeader() {
+		let date = Date().formatted(.iso8601.year().month().day())
+		let cores = ProcessInfo.processInfo.activeProcessorCount
+		print("Defaults benchmarks, \(date), \(cores) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)")
+		print("Ratio = ours / baseline (lower is better); each value is the median of alternating rounds.\n")
+	}
+
+	static func printSection(_ title: String, _ rows: [Row]) {
+		print("### \(title)\n")
+		print("| Operation | Ours | Baseline | Baseline time | Ratio | Target | Met |")
+		print("|---|---:|---|---:|---:|---|---|")
+		for row in rows {
+			let met = row.isMet.map { $0 ? "yes" : "**no**" } ?? ""
+			print("| \(row.operation) | \(Formatting.duration(row.ours)) | \(row.baselineName) | \(Formatting.duration(row.baseline)) | \(String(format: "%.2f", row.ratio))× | \(row.targetText) | \(met) |")
+		}
+
+		print()
+	}
+
+	static func printChildRuns(burst: (ours: ChildRun.Report, raw: ChildRun.Report), readAll: (ours: ChildRun.Report, raw: ChildRun.Report)) {
+		print("### 10,000 keys, each run in its own process\n")
+		print("| Run | Time | File writes | Bytes written | Peak memory |")
+		print("|---|---:|---:|---:|---:|")
+		let rows: [(String, ChildRun.Report)] = [
+			("10k writes + durable flush (ours)", burst.ours),
+			("10k raw `set` + `synchronize()`", burst.raw),
+			("read 10k Codable keys once (ours, cached)", readAll.ours),
+			("read 10k raw + JSONDecoder", readAll.raw),
+		]
+		for (name, report) in rows {
+			print("| \(name) | \(Formatting.duration(report.seconds * 1e9)) | \(report.fileWrites) | \(Formatting.bytes(report.bytesWritten)) | \(Formatting.bytes(report.peakMemoryBytes)) |")
+		}
+
+		print()
+	}
+}

@@ -1,0 +1,95 @@
+import Defaults
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/**
+Measures the library against raw `UserDefaults` in one run and prints a table
+of ratios. Run it in release mode:
+
+    swift run -c release DefaultsBenchmarks [reads] [writes] [scale] [processes]
+
+(every section when none is named).
+
+It works in a temporary preferences folder: the process re-executes itself
+with `XDG_CONFIG_HOME` pointing there, because Foundation reads the variable
+only as it was at launch.
+*/
+enum Benchmark {
+	static let executablePath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+
+	static var configFolder: URL {
+		URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!, isDirectory: true)
+	}
+
+	static func main() throws {
+		let arguments = CommandLine.arguments
+		if arguments.count == 3, arguments[1] == "--child", let run = ChildRun(rawValue: arguments[2]) {
+			try run.perform()
+			return
+		}
+
+		guard ProcessInfo.processInfo.environment["DEFAULTS_BENCHMARK_FOLDER"] != nil else {
+			try relaunchInTemporaryFolder()
+			return
+		}
+
+		#if DEBUG
+		print("warning: a debug build; run `swift run -c release DefaultsBenchmarks` for meaningful numbers\n")
+		#endif
+		let sections = Set(arguments.dropFirst())
+		func wanted(_ section: String) -> Bool {
+			sections.isEmpty || sections.contains(section)
+		}
+
+		Report.printHeader()
+		if wanted("reads") {
+			Report.printSection("Typed reads", readBenchmarks())
+		}
+
+		if wanted("writes") {
+			Report.printSection("Writes, including durability (amortized)", writeBenchmarks())
+		}
+
+		if wanted("scale") {
+			Report.printSection("Scale", firstReadAfterWriteBenchmarks() + [dispatchBenchmark(), registrationBenchmark()])
+		}
+
+		if wanted("processes") {
+			Report.printChildRuns(
+				burst: (try ChildRun.burstOurs.run(), try ChildRun.burstRaw.run()),
+				readAll: (try ChildRun.readAllOurs.run(), try ChildRun.readAllRaw.run())
+			)
+		}
+	}
+
+	private static func relaunchInTemporaryFolder() throws {
+		let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-benchmarks-\(UUID().uuidString)")
+		try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+		defer { try? FileManager.default.removeItem(at: folder) }
+
+		var environment = ProcessInfo.processInfo.environment
+		environment["XDG_CONFIG_HOME"] = folder.path
+		environment["DEFAULTS_BENCHMARK_FOLDER"] = folder.path
+		let argv = CommandLine.arguments.map { strdup($0) } + [nil]
+		let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+		defer {
+			argv.forEach { free($0) }
+			envp.forEach { free($0) }
+		}
+
+		var pid: pid_t = 0
+		guard posix_spawn(&pid, executablePath, nil, nil, argv, envp) == 0 else {
+			throw BenchmarkError("cannot start \(executablePath)")
+		}
+
+		var status: Int32 = 0
+		while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+		if status != 0 {
+			throw BenchmarkError("the benchmark run failed (status \(status))")
+		}
+	}
+}
+
+try Benchmark.main()
