@@ -28,7 +28,7 @@ enum Report {
 		let rows: [(String, ChildRun.Report)] = [
 			("10k writes + durable flush (ours)", burst.ours),
 			("10k raw `set` + `synchronize()`", burst.raw),
-			("read 10k Codable keys once (ours, cached)", readAll.ours),
+			("declare and read 10k Codable keys once (ours)", readAll.ours),
 			("read 10k raw + JSONDecoder", readAll.raw),
 		]
 		for (name, report) in rows {
