@@ -14,6 +14,7 @@ let package = Package(
 	products: [
 		.library(name: "Defaults", targets: ["Defaults"]),
 		.library(name: "DefaultsMacros", targets: ["DefaultsMacros"]),
+		.library(name: "DefaultsTesting", targets: ["DefaultsTesting"]),
 		.executable(name: "defaults", targets: ["DefaultsTool"]),
 	],
 	dependencies: [
@@ -30,6 +31,10 @@ let package = Package(
 				.product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
 				.product(name: "SwiftDiagnostics", package: "swift-syntax"),
 			]
+		),
+		.target(
+			name: "DefaultsTesting",
+			dependencies: ["Defaults"]
 		),
 		.target(
 			name: "DefaultsMacros",
@@ -51,17 +56,18 @@ let package = Package(
 		// Spawns the executables the tests run as separate processes.
 		.target(
 			name: "DefaultsTestSupport",
+			dependencies: ["Defaults"],
 			path: "Tests/DefaultsTestSupport"
 		),
 		// Child processes for the persistence tests: crash, concurrency, exit paths, cross-process observation.
 		.executableTarget(
 			name: "DefaultsTestHelper",
-			dependencies: ["Defaults"],
+			dependencies: ["Defaults", "DefaultsTestSupport"],
 			path: "Tests/DefaultsTestHelper"
 		),
 		.testTarget(
 			name: "DefaultsTests",
-			dependencies: ["Defaults", "DefaultsTestSupport"]
+			dependencies: ["Defaults", "DefaultsTesting", "DefaultsTestSupport"]
 		),
 		.testTarget(
 			name: "DefaultsToolTests",

@@ -1,4 +1,5 @@
 import Defaults
+import DefaultsTestSupport
 import Foundation
 
 // A child process for the persistence tests. Each command prints one line per
@@ -12,6 +13,8 @@ import Foundation
 //   read-loop SUITE SECONDS            re-reads the suite file until SECONDS pass; prints "unreadable" on a torn file
 //   flush-cost SUITE KEYS ROUNDS       fills the suite with KEYS keys, then times ROUNDS one-key write + flush cycles
 //   burst SUITE WRITES                 WRITES writes as fast as possible, then one flush (run under strace to count file writes)
+//   read-arguments                     prints "NAME=VALUE" for every LaunchArgumentFixture and HandTypedArgument key
+//   argument-rule SUITE KEY            with -KEY given as a launch argument: writes, observes, resets; prints what it reads
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
@@ -34,6 +37,26 @@ guard let command = arguments.first else {
 }
 
 switch command {
+case "read-arguments":
+	for fixture in LaunchArgumentFixture.all + HandTypedArgument.all.map(\.fixture) {
+		say("\(fixture.name)=\(fixture.read())")
+	}
+
+case "argument-rule":
+	let defaults = suite(arguments[1])
+	let key = Defaults.Key<Int>(arguments[2], default: 0, suite: defaults)
+	say("read \(defaults[key]) hasKey \(defaults.hasKey(key))")
+	let observation = Defaults.observe(key, options: []) { change in
+		say("observed \(change.oldValue) -> \(change.newValue)")
+	}
+	defaults[key] = 7
+	try Defaults.flush(suite: defaults)
+	say("after write \(defaults[key]) stored \(defaults.persistentDomain(forName: arguments[1])?[key.name].flatMap { $0 as? Int }.map(String.init) ?? "nothing")")
+	Defaults.reset(key)
+	try Defaults.flush(suite: defaults)
+	say("after reset \(defaults[key]) stored \(defaults.persistentDomain(forName: arguments[1])?[key.name].flatMap { $0 as? Int }.map(String.init) ?? "nothing") hasKey \(defaults.hasKey(key))")
+	observation.invalidate()
+
 case "dump":
 	let name = arguments[1]
 	let domain = suite(name).persistentDomain(forName: name) ?? [:]

@@ -3,22 +3,22 @@ import Foundation
 extension Defaults.Key {
 	/// Reads the key from `suite`: the stored value decoded, or the default when nothing decodes.
 	func read(from suite: UserDefaults) -> Value {
-		value(fromStored: Store.object(forKey: name, in: suite))
+		value(fromStored: Store.object(forKey: name, in: suite), in: suite)
 	}
 
 	/// Decodes a stored object; `nil` or an object that does not decode gives the default.
-	func value(fromStored object: Any?) -> Value {
+	func value(fromStored object: Any?, in suite: UserDefaults) -> Value {
 		guard let object else {
 			return defaultValue
 		}
 
 		do {
-			if let decodedValues {
-				return try decodedValues.value(for: object, decode: codec.decode)
+			return try decode(object)
+		} catch {
+			if let value = valueTypedByHand(object, in: suite) {
+				return value
 			}
 
-			return try codec.decode(object)
-		} catch {
 			DiagnosticReporter.report(
 				.undecodableValue,
 				key: name,
@@ -26,6 +26,29 @@ extension Defaults.Key {
 			)
 			return defaultValue
 		}
+	}
+
+	private func decode(_ object: Any) throws(SerializationError) -> Value {
+		if let decodedValues {
+			return try decodedValues.value(for: object, decode: codec.decode)
+		}
+
+		return try codec.decode(object)
+	}
+
+	/// A launch argument typed as plain text (`-homepage https://example.com`) read as the key's type.
+	private func valueTypedByHand(_ object: Any, in suite: UserDefaults) -> Value? {
+		guard let text = object as? String, LaunchArgumentReading.isLaunchArgument(name, text: text, in: suite) else {
+			return nil
+		}
+
+		for interpretation in LaunchArgumentReading.interpretations(of: text) {
+			if let value = try? decode(interpretation) {
+				return value
+			}
+		}
+
+		return nil
 	}
 
 	/// Writes `value` to `suite`; a `nil` optional removes the stored value.

@@ -6,7 +6,7 @@ The one place the library reports problems.
 Tests capture diagnostics with ``capturing(_:)``; the capture is task-local, so
 tests running in parallel never see each other's reports.
 */
-enum DiagnosticReporter {
+package enum DiagnosticReporter {
 	/// Receives the diagnostics of one capture scope.
 	final class Capture: Sendable {
 		private let storage = Locked<[Defaults.Diagnostic]>([])
@@ -36,7 +36,7 @@ enum DiagnosticReporter {
 		FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
 	}
 
-	static func report(_ kind: Defaults.Diagnostic.Kind, key: String?, _ message: String) {
+	package static func report(_ kind: Defaults.Diagnostic.Kind, key: String?, _ message: String) {
 		report(Defaults.Diagnostic(kind: kind, key: key, message: message))
 	}
 

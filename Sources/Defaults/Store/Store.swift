@@ -14,6 +14,48 @@ enum Store {
 		suite.object(forKey: name)
 	}
 
+	/**
+	Whether the suite holds a value for `name` other than a registered default:
+	one stored in its persistent domain, or given as a launch argument.
+	*/
+	static func hasValue(forKey name: String, in suite: UserDefaults) -> Bool {
+		if let suite = suite as? any InMemorySuite {
+			return suite.storedObject(forKey: name) != nil
+		}
+
+		guard suite.object(forKey: name) != nil else {
+			return false
+		}
+
+		if suite.volatileDomain(forName: UserDefaults.argumentDomain)[name] != nil {
+			return true
+		}
+
+		guard let domainName = persistentDomainName(of: suite) else {
+			// A suite whose domain cannot be named: a value that is not the registered default must be stored.
+			return !Registrations.isRegisteredDefault(suite.object(forKey: name), forKey: name, in: suite)
+		}
+
+		return suite.persistentDomain(forName: domainName)?[name] != nil
+	}
+
+	/// The name `persistentDomain(forName:)` knows the suite by.
+	private static func persistentDomainName(of suite: UserDefaults) -> String? {
+		switch SuiteIdentity.of(suite) {
+		case .named(let name):
+			return name
+		case .standard:
+			#if canImport(Darwin)
+			return Bundle.main.bundleIdentifier
+			#else
+			// swift-corelibs-foundation files the standard suite under CoreFoundation's name for the current application.
+			return "kCFPreferencesCurrentApplication"
+			#endif
+		case .object, .inMemory:
+			return nil
+		}
+	}
+
 	static func set(_ object: Any, forKey name: String, in suite: UserDefaults) {
 		change(name, in: suite, to: object) {
 			suite.set(object, forKey: name)
@@ -103,6 +145,16 @@ undone from here; it is reported so the conflict does not go unnoticed.
 enum Registrations {
 	/// For each name, the default each suite registered under it.
 	private static let registrations = Locked<[String: [ObjectIdentifier: PropertyListValue?]]>([:])
+
+	/// Whether `object` is what this library registered as the default of `name` in `suite`.
+	static func isRegisteredDefault(_ object: Any?, forKey name: String, in suite: UserDefaults) -> Bool {
+		let registered = registrations.withLock { $0[name]?[ObjectIdentifier(suite)] }
+		guard let registered, let object else {
+			return false
+		}
+
+		return registered == PropertyListValue(object)
+	}
 
 	static func record(_ object: Any, forKey name: String, in suite: UserDefaults) {
 		let value = PropertyListValue(object)

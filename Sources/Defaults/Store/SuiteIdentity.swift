@@ -12,6 +12,8 @@ enum SuiteIdentity: Hashable, Sendable {
 	case standard
 	case named(String)
 	case object(ObjectIdentifier)
+	/// A suite that keeps its values in memory only (`InMemoryDefaults`), identified for its whole life.
+	case inMemory(UUID)
 
 	private struct CachedIdentity {
 		weak var suite: UserDefaults?
@@ -38,6 +40,10 @@ enum SuiteIdentity: Hashable, Sendable {
 	}
 
 	private static func resolve(_ suite: UserDefaults) -> SuiteIdentity {
+		if let suite = suite as? any InMemorySuite {
+			return .inMemory(suite.inMemoryID)
+		}
+
 		if suite === UserDefaults.standard {
 			return .standard
 		}
@@ -60,4 +66,18 @@ enum SuiteIdentity: Hashable, Sendable {
 		}
 		#endif
 	}
+}
+
+/**
+A `UserDefaults` whose values live in memory only, never in a file.
+
+The library neither persists nor watches such a suite, and identifies it by
+its own ID, so observers of one instance never hear another's writes.
+`InMemoryDefaults` (product `DefaultsTesting`) is the implementation.
+*/
+package protocol InMemorySuite: UserDefaults {
+	var inMemoryID: UUID { get }
+
+	/// The value stored under `name`, leaving registered defaults out.
+	func storedObject(forKey name: String) -> Any?
 }

@@ -11,6 +11,8 @@ enum Persistence {
 	private enum Entry {
 		case file(SuiteFile)
 		case unavailable(Defaults.PersistenceError)
+		/// An in-memory suite: nothing to persist, by design.
+		case none
 	}
 
 	private static let entries = Locked<[SuiteIdentity: Entry]>([:])
@@ -43,6 +45,8 @@ enum Persistence {
 			try file.flush()
 		case .unavailable(let error):
 			throw error
+		case .none:
+			return
 		}
 		#endif
 	}
@@ -83,16 +87,7 @@ enum Persistence {
 			return entry
 		}
 
-		let entry: Entry
-		do {
-			let url = try PreferencesLocation.fileURL(for: identity)
-			let fileSystem: any PreferencesFileSystem = fileSystems.withLock { $0[identity] } ?? POSIXFileSystem()
-			let file = SuiteFile(url: url, domainName: try PreferencesLocation.domainName(of: identity), suite: suite, fileSystem: fileSystem)
-			entry = .file(file)
-		} catch {
-			entry = .unavailable(error)
-		}
-
+		let entry = makeEntry(for: suite, identity: identity)
 		let (stored, isNew) = entries.withLock { entries in
 			if let existing = entries[identity] {
 				return (existing, false)
@@ -109,10 +104,29 @@ enum Persistence {
 				ExternalChangeWatcher.shared.watch(file)
 			case .unavailable(let error):
 				DiagnosticReporter.report(.persistenceFailed, key: nil, "changes to this suite stay in memory: \(error)")
+			case .none:
+				break
 			}
 		}
 
 		return stored
+	}
+}
+
+extension Persistence {
+	private static func makeEntry(for suite: UserDefaults, identity: SuiteIdentity) -> Entry {
+		if case .inMemory = identity {
+			return .none
+		}
+
+		do {
+			let url = try PreferencesLocation.fileURL(for: identity)
+			let fileSystem: any PreferencesFileSystem = fileSystems.withLock { $0[identity] } ?? POSIXFileSystem()
+			let domainName = try PreferencesLocation.domainName(of: identity)
+			return .file(SuiteFile(url: url, domainName: domainName, suite: suite, fileSystem: fileSystem))
+		} catch {
+			return .unavailable(error)
+		}
 	}
 }
 

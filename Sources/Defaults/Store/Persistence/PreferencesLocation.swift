@@ -66,7 +66,7 @@ enum PreferencesLocation {
 		case .named(let name):
 			try validate(suiteName: name)
 			return name
-		case .object:
+		case .object, .inMemory:
 			throw .unknownSuite
 		}
 	}

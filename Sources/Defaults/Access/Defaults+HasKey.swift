@@ -1,0 +1,36 @@
+import Foundation
+
+extension Defaults {
+	/**
+	Whether the key has a value of its own, as opposed to reading its default.
+
+	A value written through the library or raw `UserDefaults`, or given as a
+	launch argument, counts; a registered or computed default does not, even
+	when a stored value happens to equal it.
+
+	```swift
+	Defaults.hasKey(.username) //=> false
+	Defaults[.username] = "ada"
+	Defaults.hasKey(.username) //=> true
+	Defaults.reset(.username)
+	Defaults.hasKey(.username) //=> false
+	```
+	*/
+	public static func hasKey(_ key: _AnyKey) -> Bool {
+		Store.hasValue(forKey: key.name, in: key.suite)
+	}
+}
+
+extension UserDefaults {
+	/**
+	Whether this suite has a value of its own for the key (rather than its default).
+
+	```swift
+	let group = UserDefaults(suiteName: "com.example.shared")!
+	group.hasKey(.username) //=> false
+	```
+	*/
+	public func hasKey(_ key: Defaults._AnyKey) -> Bool {
+		Store.hasValue(forKey: key.name, in: self)
+	}
+}

@@ -1,0 +1,106 @@
+import Defaults
+import Foundation
+
+/**
+A `UserDefaults` that keeps its values in memory only: nothing is read from or
+written to disk, and each instance is isolated from every other suite,
+including its registered defaults and the process's launch arguments.
+
+Use it in tests for code that takes a suite, so tests run in parallel without
+files and without seeing each other's values. Every library API works with it:
+keys, subscripts, `reset`, `removeAll`, observation, `updates`, `@Default`
+and `@ObservableDefault`.
+
+```swift
+import DefaultsTesting
+import Testing
+
+@Test func countsLaunches() {
+	let suite = InMemoryDefaults()
+	let launches = Defaults.Key<Int>("launches", default: 0, suite: suite)
+
+	AppLaunch(suite: suite).record()
+
+	#expect(suite[launches] == 1)
+}
+```
+
+Values are kept as property lists, as Foundation would store them; an object
+that is not a property-list value is not stored and is reported as an
+`unencodableValue` diagnostic.
+*/
+public final class InMemoryDefaults: UserDefaults, InMemorySuite {
+	private struct Contents {
+		var stored: [String: PropertyListValue] = [:]
+		var registered: [String: PropertyListValue] = [:]
+	}
+
+	package let inMemoryID = UUID()
+	private let contents = Locked(Contents())
+
+	/// Creates an empty suite, optionally holding `values` as if they had been stored.
+	public init(_ values: [String: Any] = [:]) {
+		super.init(suiteName: "defaults.in-memory.\(inMemoryID.uuidString)")!
+		for (name, value) in values {
+			set(value, forKey: name)
+		}
+	}
+
+	package func storedObject(forKey name: String) -> Any? {
+		contents.withLock { $0.stored[name] }?.object
+	}
+
+	override public func object(forKey defaultName: String) -> Any? {
+		contents.withLock { $0.stored[defaultName] ?? $0.registered[defaultName] }?.object
+	}
+
+	override public func set(_ value: Any?, forKey defaultName: String) {
+		guard let value else {
+			removeObject(forKey: defaultName)
+			return
+		}
+
+		guard let stored = PropertyListValue(value) else {
+			DiagnosticReporter.report(.unencodableValue, key: defaultName, "\(type(of: value)) is not a property-list value; nothing was stored")
+			return
+		}
+
+		contents.withLock { $0.stored[defaultName] = stored }
+	}
+
+	override public func removeObject(forKey defaultName: String) {
+		contents.withLock { $0.stored[defaultName] = nil }
+	}
+
+	override public func register(defaults registrationDictionary: [String: Any]) {
+		let registered = registrationDictionary.compactMapValues(PropertyListValue.init)
+		contents.withLock { $0.registered.merge(registered) { $1 } }
+	}
+
+	override public func dictionaryRepresentation() -> [String: Any] {
+		contents.withLock { $0.registered.merging($0.stored) { $1 } }.mapValues(\.object)
+	}
+
+	/// The stored values, whatever the name: an in-memory suite has one domain.
+	override public func persistentDomain(forName domainName: String) -> [String: Any]? {
+		contents.withLock { $0.stored }.mapValues(\.object)
+	}
+
+	override public func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
+		let stored = domain.compactMapValues(PropertyListValue.init)
+		contents.withLock { $0.stored = stored }
+	}
+
+	override public func removePersistentDomain(forName domainName: String) {
+		contents.withLock { $0.stored = [:] }
+	}
+
+	override public func volatileDomain(forName domainName: String) -> [String: Any] {
+		domainName == UserDefaults.registrationDomain ? contents.withLock { $0.registered }.mapValues(\.object) : [:]
+	}
+
+	/// There is nothing to write: always succeeds.
+	override public func synchronize() -> Bool {
+		true
+	}
+}
