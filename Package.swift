@@ -71,7 +71,7 @@ let package = Package(
 		),
 		.testTarget(
 			name: "DefaultsToolTests",
-			dependencies: ["DefaultsTestSupport"]
+			dependencies: ["Defaults", "DefaultsTestSupport"]
 		),
 		.testTarget(
 			name: "DefaultsMacrosTests",

@@ -49,10 +49,10 @@ struct DefaultsTool: ParsableCommand {
 				exit(withError: error)
 			}
 
-			let message = message(for: error)
-				.split(whereSeparator: \.isNewline)
-				.first
-				.map(String.init) ?? "\(error)"
+			// The tool's own messages may quote user input with line breaks: keep them on one line.
+			let message = (error as? ToolError).map { $0.description.replacingOccurrences(of: "\n", with: "\\n") }
+				?? message(for: error).split(whereSeparator: \.isNewline).first.map(String.init)
+				?? "\(error)"
 			Output.reportFailure(message)
 			Foundation.exit(status.rawValue)
 		}

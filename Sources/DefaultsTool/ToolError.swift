@@ -7,11 +7,14 @@ enum ToolError: Error, CustomStringConvertible {
 	case unexpectedOperand(String, usage: String)
 	case invalidDomainName(String)
 	case noSuchDomain(String)
+	case noSuchFile(String)
 	case noSuchKey(String, domain: String)
 	case invalidValue(String, type: String, expected: String)
 	case missingValue(type: String)
 	case notAContainer(key: String, kind: String, expected: String)
 	case unreadableInput(source: String, reason: String)
+	case cannotWrite(path: String, reason: String)
+	case unparsableValue(String)
 	case unreadableDomains([String])
 	case persistence(Defaults.PersistenceError)
 
@@ -33,6 +36,8 @@ enum ToolError: Error, CustomStringConvertible {
 			"domain name '\(name)' would leave the preferences folder: use a name without '/' that is not empty, '.' or '..' (or --path for a file elsewhere)"
 		case .noSuchDomain(let name):
 			"domain '\(name)' does not exist (see 'defaults domains')"
+		case .noSuchFile(let path):
+			"file '\(path)' does not exist"
 		case .noSuchKey(let key, let domain):
 			"key '\(key)' does not exist in domain '\(domain)'"
 		case .invalidValue(let text, let type, let expected):
@@ -43,6 +48,10 @@ enum ToolError: Error, CustomStringConvertible {
 			"key '\(key)' holds \(kind), not \(expected); write it with -\(expected == "an array" ? "array" : "dict") to replace it"
 		case .unreadableInput(let source, let reason):
 			"cannot read \(source): \(reason)"
+		case .cannotWrite(let path, let reason):
+			"cannot write \(path): \(reason)"
+		case .unparsableValue(let text):
+			"'\(text)' is not a valid property list; store it as text with -string, or fix its syntax"
 		case .unreadableDomains(let paths):
 			"skipped unreadable files: \(paths.joined(separator: ", "))"
 		case .persistence(let error):

@@ -1,5 +1,9 @@
+import Defaults
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("defaults domains, delete, rename, find, export and import")
 struct DomainCommandTests {
@@ -99,5 +103,55 @@ struct DomainCommandTests {
 		try sandbox.succeed("import", "target.domain", "-", input: Data(#"{"level": 3, "on": true}"#.utf8))
 		#expect(try sandbox.succeed("read-type", "target.domain", "on") == "Type is boolean\n")
 		#expect(try sandbox.succeed("read", "target.domain", "level") == "3\n")
+	}
+
+	@Test("a domain named like a set-aside file is still a domain")
+	func setAsideLookalike() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", "a.unreadable-1", "k", "-int", "1")
+		#expect(try sandbox.succeed("domains") == "a.unreadable-1\n")
+	}
+
+	@Test("export writes into a FIFO and through a symbolic link instead of replacing them")
+	func exportIntoSpecialFiles() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "k", "-string", "v")
+
+		let target = sandbox.folder.appendingPathComponent("target.plist").path
+		let link = sandbox.folder.appendingPathComponent("link.plist").path
+		try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+		try sandbox.succeed("export", sandbox.domain, link)
+		#expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+		#expect(sandbox.plist(at: target) == ["k": "v"] as NSDictionary)
+
+		let fifo = sandbox.folder.appendingPathComponent("fifo").path
+		#expect(mkfifo(fifo, 0o600) == 0)
+		let received = Locked(Data())
+		let reader = Thread {
+			let data = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()
+			received.withLock { $0 = data }
+		}
+		reader.start()
+		try sandbox.succeed("export", sandbox.domain, fifo)
+		#expect(waitUntil { !received.withLock { $0 }.isEmpty })
+		#expect(String(decoding: received.withLock { $0 }, as: UTF8.self).contains("<key>k</key>"))
+		var info = stat()
+		#expect(stat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+	}
+
+	@Test("import reads a path that is a pipe")
+	func importFromPipePath() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("import", sandbox.domain, "/dev/stdin", input: Data(#"{"k": 1}"#.utf8))
+		#expect(try sandbox.fileContents() as NSDictionary == ["k": 1] as NSDictionary)
+	}
+
+	private func waitUntil(_ condition: () -> Bool) -> Bool {
+		let deadline = Date().addingTimeInterval(10)
+		while Date() < deadline, !condition() {
+			Thread.sleep(forTimeInterval: 0.01)
+		}
+
+		return condition()
 	}
 }

@@ -30,8 +30,13 @@ struct ErrorTests {
 			(["-date", "yesterday"], "'yesterday' is not a valid -date value"),
 			(["-data", "abc"], "'abc' is not a valid -data value"),
 			(["-data", "zz"], "'zz' is not a valid -data value"),
+			(["-data", "+a+b"], "'+a+b' is not a valid -data value"),
+			(["{a=1"], "'{a=1' is not a valid property list; store it as text with -string"),
+			(["(1,2"], "'(1,2' is not a valid property list"),
+			(["-array-add", "-array", "x"], "'-array' is not a valid -array-add value"),
+			(["-int", "1\n2"], "'1\\n2' is not a valid -int value"),
 			(["-json", "{"], "is not a valid -json value"),
-			(["-json", #"{"a":null}"#], "null has no property-list equivalent"),
+			(["-json", #"{"a":null}"#], "expected JSON (null at a has no property-list equivalent)"),
 			(["-array", "-int", "x"], "'x' is not a valid -int value"),
 			(["-dict", "lonely"], "'lonely' is not a valid -dict value: expected a value after the key"),
 			(["-int"], "-int needs a value"),
@@ -106,6 +111,7 @@ struct ErrorTests {
 		#expect(try sandbox.fail("import", sandbox.domain, "-", input: Data("(a, b)".utf8)).contains("holds an array, not a dictionary"))
 		#expect(try sandbox.fail("import", sandbox.domain, "-", input: Data("[1]".utf8)).contains("cannot read standard input"))
 		#expect(try sandbox.fail("import", sandbox.domain, "/no/such/file.plist").contains("cannot read /no/such/file.plist"))
+		#expect(try sandbox.fail("import", sandbox.domain, "-", input: Data(" \n\t".utf8)).contains("it is empty"))
 		#expect(try sandbox.fileContents() as NSDictionary == ["keep": 1] as NSDictionary)
 	}
 
@@ -119,5 +125,25 @@ struct ErrorTests {
 		#expect(result.status != 0)
 		#expect(result.errorOutput.contains("no preferences folder: set HOME or an absolute XDG_CONFIG_HOME"))
 		#expect(!FileManager.default.fileExists(atPath: "/.config/x.domain.plist"))
+	}
+
+	@Test("a failed command leaves no folder or lock file behind")
+	func failuresLeaveNoTrace() throws {
+		let sandbox = ToolSandbox()
+		try FileManager.default.removeItem(at: sandbox.folder)
+		_ = try sandbox.fail("delete", "missing.domain")
+		_ = try sandbox.fail("delete", "missing.domain", "key")
+		_ = try sandbox.fail("rename", "missing.domain", "a", "b")
+		let nested = sandbox.folder.appendingPathComponent("a/b/file.plist").path
+		#expect(try sandbox.fail("delete", "--path", nested, "key") == "defaults: file '\(nested)' does not exist")
+		#expect(!FileManager.default.fileExists(atPath: sandbox.folder.path))
+	}
+
+	@Test("export names the destination it cannot write")
+	func exportDestinationErrors() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "k", "-int", "1")
+		#expect(try sandbox.fail("export", sandbox.domain, "/no/such/folder/x.plist").hasPrefix("defaults: cannot write /no/such/folder/x.plist"))
+		#expect(try sandbox.fail("export", sandbox.domain, sandbox.folder.path) == "defaults: cannot write \(sandbox.folder.path): it is a folder")
 	}
 }

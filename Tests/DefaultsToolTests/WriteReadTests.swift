@@ -135,4 +135,82 @@ struct WriteReadTests {
 		#expect(FileManager.default.fileExists(atPath: file))
 		#expect(try sandbox.succeed("domains").isEmpty)
 	}
+
+	@Test("values that look like options are stored as values")
+	func dashValues() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "help", "-string", "-h")
+		try sandbox.succeed("write", sandbox.domain, "path", "-string", "--path")
+		try sandbox.succeed("write", sandbox.domain, "height", "-array", "-height", "--help")
+		try sandbox.succeed("write", "--", sandbox.domain, "plain", "value")
+
+		let contents = try sandbox.fileContents()
+		#expect(contents["help"] as? String == "-h")
+		#expect(contents["path"] as? String == "--path")
+		#expect(contents["height"] as? [String] == ["-height", "--help"])
+		#expect(contents["plain"] as? String == "value")
+	}
+
+	@Test("what read prints can be written back as the same value")
+	func textRoundTrip() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "list", "-array", "a+b", "//x", "/*y", "plain", "two words", "quote\"d", "")
+		try sandbox.succeed("write", sandbox.domain, "map", "-dict", "k+1", "v//w", "plain", "x")
+		for key in ["list", "map"] {
+			let text = try sandbox.succeed("read", sandbox.domain, key).trimmingCharacters(in: .newlines)
+			try sandbox.succeed("write", sandbox.domain, "\(key)Copy", text)
+			#expect(try sandbox.succeed("read", sandbox.domain, "\(key)Copy", "--json") == sandbox.succeed("read", sandbox.domain, key, "--json"))
+		}
+	}
+
+	@Test("JSON keeps reals as reals and prints empty containers compactly")
+	func jsonNumbers() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "real", "-json", "1.0")
+		try sandbox.succeed("write", sandbox.domain, "integer", "-json", "1")
+		try sandbox.succeed("write", sandbox.domain, "float", "-float", "3")
+		try sandbox.succeed("write", sandbox.domain, "empty", "-array")
+		try sandbox.succeed("write", sandbox.domain, "nothing", "-dict")
+		#expect(try sandbox.succeed("read-type", sandbox.domain, "real") == "Type is float\n")
+		#expect(try sandbox.succeed("read-type", sandbox.domain, "integer") == "Type is integer\n")
+		#expect(try sandbox.succeed("read", sandbox.domain, "--json") == """
+			{
+			  "empty": [],
+			  "float": 3.0,
+			  "integer": 1,
+			  "nothing": {},
+			  "real": 1.0
+			}
+
+			""")
+
+		let exported = try sandbox.succeed("read", sandbox.domain, "--json")
+		try sandbox.succeed("import", "copy.domain", "-", input: Data(exported.utf8))
+		#expect(try sandbox.succeed("read-type", "copy.domain", "real") == "Type is float\n")
+	}
+
+	@Test("text and JSON show the same milliseconds")
+	func dateMilliseconds() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "when", "-date", "2026-11-22 08:30:00.123 +0000")
+		#expect(try sandbox.succeed("read", sandbox.domain, "when") == "2026-11-22 08:30:00.123 +0000\n")
+		#expect(try sandbox.succeed("read", sandbox.domain, "when", "--json") == "\"2026-11-22T08:30:00.123Z\"\n")
+	}
+
+	@Test("--path edits the target of a symbolic link and keeps the file's permissions")
+	func explicitPathThroughLink() throws {
+		let sandbox = ToolSandbox()
+		let target = sandbox.folder.appendingPathComponent("real.plist").path
+		let link = sandbox.folder.appendingPathComponent("link.plist").path
+		try sandbox.succeed("write", "--path", target, "a", "-int", "1")
+		try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target)
+		try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+
+		try sandbox.succeed("write", "--path", link, "b", "-int", "2")
+
+		#expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+		let contents = try #require(sandbox.plist(at: target))
+		#expect(contents == ["a": 1, "b": 2] as NSDictionary)
+		#expect((try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? NSNumber)?.intValue == 0o644)
+	}
 }

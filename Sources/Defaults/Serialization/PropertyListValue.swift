@@ -82,7 +82,7 @@ package enum PropertyListValue: Hashable, Sendable {
 	`Bool` whenever its value is 0 or 1, so its kind is read from its type
 	encoding instead (parsed booleans arrive as Swift `Bool`s).
 	*/
-	init(number: NSNumber) {
+	package init(number: NSNumber) {
 		switch String(cString: number.objCType) {
 		case "f":
 			self = .float(number.floatValue)

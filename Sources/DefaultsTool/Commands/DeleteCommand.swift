@@ -20,9 +20,12 @@ struct DeleteCommand: ParsableCommand {
 		let key = operands.nextIfPresent()
 		try operands.finish()
 		let name = operands.name
+		let missing = operands.missing
+		// Checked before locking, so a failed delete creates no folder or lock file.
+		_ = try operands.existingContents()
 		try operands.update { contents in
 			guard contents != nil else {
-				throw ToolError.noSuchDomain(name)
+				throw missing
 			}
 
 			if let key {

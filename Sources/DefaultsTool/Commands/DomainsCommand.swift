@@ -12,7 +12,7 @@ struct DomainsCommand: ParsableCommand {
 	func run() throws {
 		let names = try persisting { try PreferencesFile.domainNames() }
 		if output.json {
-			Output.print(try JSONFormat.render(.array(names.map(PropertyListValue.string)), pretty: false))
+			Output.print(JSONFormat.render(.array(names.map(PropertyListValue.string)), pretty: false))
 		} else if !names.isEmpty {
 			Output.print(names.joined(separator: ", "))
 		}

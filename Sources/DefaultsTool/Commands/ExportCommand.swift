@@ -45,12 +45,7 @@ struct ExportCommand: ParsableCommand {
 		if destination == "-" {
 			Output.write(data)
 		} else {
-			let url = URL(fileURLWithPath: (destination as NSString).expandingTildeInPath)
-			do {
-				try data.write(to: url, options: .atomic)
-			} catch {
-				throw ToolError.unreadableInput(source: url.path, reason: "cannot write it (\(error.localizedDescription))")
-			}
+			try OutputFile.write(data, to: (destination as NSString).expandingTildeInPath)
 		}
 	}
 }

@@ -23,7 +23,7 @@ struct FindCommand: ParsableCommand {
 		}
 
 		if output.json {
-			Output.print(try JSONFormat.render(.dictionary(found.mapValues(PropertyListValue.dictionary)), pretty: true))
+			Output.print(JSONFormat.render(.dictionary(found.mapValues(PropertyListValue.dictionary)), pretty: true))
 		} else if found.isEmpty {
 			Output.print("No domain, key, nor value containing '\(word)'")
 		} else {

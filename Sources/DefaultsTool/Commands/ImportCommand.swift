@@ -33,16 +33,23 @@ struct ImportCommand: ParsableCommand {
 			return (FileHandle.standardInput.readDataToEndOfFile(), "standard input")
 		}
 
-		let url = URL(fileURLWithPath: (source as NSString).expandingTildeInPath)
-		guard let data = FileManager.default.contents(atPath: url.path) else {
-			throw ToolError.unreadableInput(source: url.path, reason: "no such file, or not readable")
+		// Read through a file handle, so pipes and devices (/dev/stdin, FIFOs, <(command)) work too.
+		let path = (source as NSString).expandingTildeInPath
+		guard let handle = FileHandle(forReadingAtPath: path) else {
+			throw ToolError.unreadableInput(source: path, reason: "no such file, or not readable")
 		}
 
-		return (data, url.path)
+		defer { try? handle.close() }
+		return (handle.readDataToEndOfFile(), path)
 	}
 
 	static func dictionary(from data: Data, sourceName: String) throws -> [String: PropertyListValue] {
-		if let plist = try? PropertyListSerialization.propertyList(from: data, format: nil), let value = PropertyListValue(plist) {
+		// Blank input would parse as an empty dictionary and wipe the domain.
+		guard data.contains(where: { !Character(UnicodeScalar($0)).isWhitespace }) else {
+			throw ToolError.unreadableInput(source: sourceName, reason: "it is empty; to empty the domain, use 'defaults delete'")
+		}
+
+		if let value = OldStylePropertyList.parse(data) {
 			guard case .dictionary(let contents) = value else {
 				throw ToolError.unreadableInput(source: sourceName, reason: "it holds \(value.kindDescription), not a dictionary")
 			}

@@ -19,7 +19,7 @@ struct ReadCommand: ParsableCommand {
 	func run() throws {
 		if arguments.isEmpty, target.path == nil {
 			let domains = try AllDomains.load()
-			Output.print(try output.render(.dictionary(domains.contents.mapValues(PropertyListValue.dictionary))))
+			Output.print(output.render(.dictionary(domains.contents.mapValues(PropertyListValue.dictionary))))
 			try domains.failIfAnyUnreadable()
 			return
 		}
@@ -33,9 +33,9 @@ struct ReadCommand: ParsableCommand {
 				throw ToolError.noSuchKey(key, domain: operands.name)
 			}
 
-			Output.print(try output.render(value))
+			Output.print(output.render(value))
 		} else {
-			Output.print(try output.render(.dictionary(contents)))
+			Output.print(output.render(.dictionary(contents)))
 		}
 	}
 }

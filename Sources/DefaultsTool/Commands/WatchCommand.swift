@@ -15,7 +15,9 @@ struct WatchCommand: ParsableCommand {
 		discussion: """
 			Each change is one line: the time, the key, and its old and new values \
 			((absent) when there was none). With --json, each line is a JSON object with \
-			"time", "key", and "old" and "new" when present.
+			"time", "key", and "old" and "new" when present. The file is compared each time \
+			it is replaced; versions replaced faster than they can be read (within \
+			microseconds) are reported together, as the net change.
 			"""
 	)
 
@@ -73,7 +75,7 @@ struct WatchCommand: ParsableCommand {
 		var entries: [String: PropertyListValue] = ["time": .string(DateText.iso8601(Date())), "key": .string(change.key)]
 		entries["old"] = change.old
 		entries["new"] = change.new
-		return (try? JSONFormat.render(.dictionary(entries), pretty: false)) ?? "{}"
+		return JSONFormat.render(.dictionary(entries), pretty: false)
 	}
 
 	private static func timestamp() -> String {

@@ -27,10 +27,16 @@ struct WriteCommand: ParsableCommand {
 
 	@OptionGroup var target: TargetOptions
 
-	@Argument(parsing: .allUnrecognized, help: ArgumentHelp("The domain, the key, and the value with its type flag.", valueName: "domain> <key> <value"))
+	// Everything after the domain is taken as it is, so values such as `-h`, `--path` or `-5` are data, not options.
+	@Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The domain, the key, and the value with its type flag.", valueName: "domain> <key> <value"))
 	var arguments: [String] = []
 
 	func run() throws {
+		var arguments = arguments
+		if let terminator = arguments.firstIndex(of: "--"), terminator < 2 {
+			arguments.remove(at: terminator)
+		}
+
 		var operands = try target.resolve(arguments, usage: Self.usage)
 		let key = try operands.next("key")
 		let action = try ValueParser.parse(operands.remaining)

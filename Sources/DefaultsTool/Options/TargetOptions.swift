@@ -15,8 +15,10 @@ struct TargetOptions: ParsableArguments {
 	func resolve(_ operands: [String], usage: String) throws -> Operands {
 		var remaining = operands[...]
 		if let path {
-			let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-			return Operands(file: PreferencesFile(url: url), name: url.path, remaining: remaining, usage: usage)
+			// Through symbolic links: a link to a preferences file stays a link, and its target is edited.
+			let url = URL(fileURLWithPath: OutputFile.followingLinks((path as NSString).expandingTildeInPath))
+			let pathUsage = usage.replacingOccurrences(of: "<domain>", with: "--path <file>")
+			return Operands(file: PreferencesFile(url: url), name: url.path, isExplicitPath: true, remaining: remaining, usage: pathUsage)
 		}
 
 		guard let domain = remaining.popFirst() else {
@@ -24,7 +26,7 @@ struct TargetOptions: ParsableArguments {
 		}
 
 		let file = try persisting { try PreferencesFile(domain: domain) }
-		return Operands(file: file, name: domain, remaining: remaining, usage: usage)
+		return Operands(file: file, name: domain, isExplicitPath: false, remaining: remaining, usage: usage)
 	}
 }
 
@@ -33,6 +35,8 @@ struct Operands {
 	let file: PreferencesFile
 	/// How messages name the file: its domain, or its path.
 	let name: String
+	/// Whether the file was given with `--path` rather than as a domain.
+	let isExplicitPath: Bool
 	fileprivate(set) var remaining: ArraySlice<String>
 	let usage: String
 
@@ -58,10 +62,15 @@ struct Operands {
 	/// The file's values; fails when there is no file.
 	func existingContents() throws -> [String: PropertyListValue] {
 		guard let contents = try persisting({ try file.read() }) else {
-			throw ToolError.noSuchDomain(name)
+			throw missing
 		}
 
 		return contents
+	}
+
+	/// The error for a domain or file that does not exist.
+	var missing: ToolError {
+		isExplicitPath ? .noSuchFile(name) : .noSuchDomain(name)
 	}
 
 	/// Edits the file under its lock; `body` gets `nil` when there is no file yet.

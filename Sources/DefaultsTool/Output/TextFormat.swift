@@ -113,11 +113,13 @@ enum TextFormat {
 		text += String(repeating: indentUnit, count: indent) + close
 	}
 
-	/// Bare when the string is a plain word, as old-style property lists allow; quoted and escaped otherwise.
+	/// Bare when the string is a word old-style property lists read back unquoted; quoted and escaped otherwise.
 	static func quotedIfNeeded(_ string: String) -> String {
-		let isPlainWord = !string.isEmpty && string.unicodeScalars.allSatisfy { scalar in
-			scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "_$+/:.-".unicodeScalars.contains(scalar))
-		}
+		let isPlainWord = !string.isEmpty
+			&& !string.contains("//") && !string.contains("/*")
+			&& string.unicodeScalars.allSatisfy { scalar in
+				scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "_$/:.-".unicodeScalars.contains(scalar))
+			}
 		if isPlainWord {
 			return string
 		}

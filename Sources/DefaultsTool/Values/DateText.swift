@@ -31,16 +31,23 @@ enum DateText {
 
 	/// `2026-11-22 08:30:00 +0000`, with milliseconds when the date has them: macOS's form, in UTC.
 	static func text(_ date: Date) -> String {
+		format(date, hasFraction(date) ? "yyyy-MM-dd HH:mm:ss.SSS Z" : "yyyy-MM-dd HH:mm:ss Z")
+	}
+
+	/// ISO 8601 with milliseconds, for JSON; rounded like ``text(_:)``, so both show the same time.
+	static func iso8601(_ date: Date) -> String {
+		format(date, "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX")
+	}
+
+	private static func hasFraction(_ date: Date) -> Bool {
+		date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
+	}
+
+	private static func format(_ date: Date, _ format: String) -> String {
 		let formatter = DateFormatter()
 		formatter.locale = Locale(identifier: "en_US_POSIX")
 		formatter.timeZone = TimeZone(identifier: "UTC")
-		let hasFraction = date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate
-		formatter.dateFormat = hasFraction ? "yyyy-MM-dd HH:mm:ss.SSS Z" : "yyyy-MM-dd HH:mm:ss Z"
+		formatter.dateFormat = format
 		return formatter.string(from: date)
-	}
-
-	/// ISO 8601 with fractional seconds, for JSON.
-	static func iso8601(_ date: Date) -> String {
-		date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
 	}
 }

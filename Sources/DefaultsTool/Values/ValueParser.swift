@@ -52,18 +52,16 @@ enum ValueParser {
 
 		guard let flag = Flag(argument: first) else {
 			try expectEnd(arguments)
-			return .set(untyped(first))
+			return .set(try untyped(first))
 		}
 
 		switch flag {
-		case .array:
-			return .set(.array(try elements(&arguments)))
-		case .arrayAdd:
-			return .appendToArray(try elements(&arguments))
-		case .dict:
-			return .set(.dictionary(try entries(&arguments)))
-		case .dictAdd:
-			return .mergeIntoDictionary(try entries(&arguments))
+		case .array, .arrayAdd:
+			let elements = try elements(&arguments, in: flag)
+			return flag == .array ? .set(.array(elements)) : .appendToArray(elements)
+		case .dict, .dictAdd:
+			let entries = try entries(&arguments, in: flag)
+			return flag == .dict ? .set(.dictionary(entries)) : .mergeIntoDictionary(entries)
 		default:
 			guard let text = arguments.popFirst() else {
 				throw ToolError.missingValue(type: flag.rawValue)
@@ -81,7 +79,7 @@ enum ValueParser {
 	}
 
 	/// One element or dictionary value: a type flag and its value, or a plain string.
-	private static func element(_ arguments: inout ArraySlice<String>) throws -> PropertyListValue? {
+	private static func element(_ arguments: inout ArraySlice<String>, in container: Flag) throws -> PropertyListValue? {
 		guard let first = arguments.popFirst() else {
 			return nil
 		}
@@ -92,7 +90,7 @@ enum ValueParser {
 
 		switch flag {
 		case .array, .arrayAdd, .dict, .dictAdd:
-			throw ToolError.invalidValue(first, type: "array", expected: "plain values or scalar flags inside an array or dictionary; nest containers with -json")
+			throw ToolError.invalidValue(first, type: container.rawValue, expected: "plain values or scalar flags such as -int; nest containers with -json")
 		default:
 			guard let text = arguments.popFirst() else {
 				throw ToolError.missingValue(type: flag.rawValue)
@@ -102,20 +100,20 @@ enum ValueParser {
 		}
 	}
 
-	private static func elements(_ arguments: inout ArraySlice<String>) throws -> [PropertyListValue] {
+	private static func elements(_ arguments: inout ArraySlice<String>, in container: Flag) throws -> [PropertyListValue] {
 		var elements: [PropertyListValue] = []
-		while let element = try element(&arguments) {
+		while let element = try element(&arguments, in: container) {
 			elements.append(element)
 		}
 
 		return elements
 	}
 
-	private static func entries(_ arguments: inout ArraySlice<String>) throws -> [String: PropertyListValue] {
+	private static func entries(_ arguments: inout ArraySlice<String>, in container: Flag) throws -> [String: PropertyListValue] {
 		var entries: [String: PropertyListValue] = [:]
 		while let key = arguments.popFirst() {
-			guard let value = try element(&arguments) else {
-				throw ToolError.invalidValue(key, type: "dict", expected: "a value after the key")
+			guard let value = try element(&arguments, in: container) else {
+				throw ToolError.invalidValue(key, type: container.rawValue, expected: "a value after the key")
 			}
 
 			entries[key] = value
@@ -124,14 +122,17 @@ enum ValueParser {
 		return entries
 	}
 
-	private static func untyped(_ text: String) -> PropertyListValue {
-		if let first = text.first, "({<".contains(first),
-		   let parsed = try? PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil),
-		   let value = PropertyListValue(parsed) {
-			return value
+	/// Text, or an old-style property list when it starts with `(`, `{` or `<`, which must then parse.
+	private static func untyped(_ text: String) throws -> PropertyListValue {
+		guard let first = text.first, "({<".contains(first) else {
+			return .string(text)
 		}
 
-		return .string(text)
+		guard let value = OldStylePropertyList.parse(Data(text.utf8)) else {
+			throw ToolError.unparsableValue(text)
+		}
+
+		return value
 	}
 
 	private static func scalar(_ flag: Flag, _ text: String) throws -> PropertyListValue {
@@ -179,7 +180,7 @@ enum ValueParser {
 			do {
 				return try JSONValue.parse(text)
 			} catch {
-				throw ToolError.invalidValue(text, type: "json", expected: "a JSON value without null (\(error))")
+				throw ToolError.invalidValue(text, type: "json", expected: "JSON (\(error))")
 			}
 		case .array, .arrayAdd, .dict, .dictAdd:
 			preconditionFailure("containers are parsed by elements(_:) and entries(_:)")
@@ -195,7 +196,7 @@ enum ValueParser {
 			digits = digits.dropFirst(2)
 		}
 
-		guard digits.count.isMultiple(of: 2) else {
+		guard digits.count.isMultiple(of: 2), digits.allSatisfy(\.isHexDigit) else {
 			return nil
 		}
 

@@ -84,6 +84,15 @@ final class ToolSandbox: @unchecked Sendable {
 		return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
 	}
 
+	/// Any property-list file, as Foundation parses it (`nil` when missing or unreadable).
+	func plist(at path: String) -> NSDictionary? {
+		guard let data = FileManager.default.contents(atPath: path) else {
+			return nil
+		}
+
+		return try? PropertyListSerialization.propertyList(from: data, format: nil) as? NSDictionary
+	}
+
 	/// Parses the JSON the tool printed.
 	func json(_ text: String) throws -> Any {
 		try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])

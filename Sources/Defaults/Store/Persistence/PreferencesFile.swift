@@ -37,10 +37,15 @@ package struct PreferencesFile: Sendable {
 		let folder = try PreferencesLocation.folder()
 		let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
 		return names
-			.filter { $0.hasSuffix(".plist") && !$0.contains(".unreadable-") }
+			.filter { $0.hasSuffix(".plist") && !isSetAside($0) }
 			.map { String($0.dropLast(".plist".count)) }
 			.filter { (try? PreferencesLocation.validate(suiteName: $0)) != nil }
 			.sorted()
+	}
+
+	/// A file an unreadable suite was moved to: `<suite>.unreadable-yyyyMMdd'T'HHmmss.SSS.plist`.
+	private static func isSetAside(_ fileName: String) -> Bool {
+		fileName.wholeMatch(of: /.+\.unreadable-\d{8}T\d{6}\.\d{3}\.plist/) != nil
 	}
 
 	/// The file's values, or `nil` when there is no file.

@@ -97,12 +97,16 @@ struct POSIXFileSystem: PreferencesFileSystem {
 		try createFolder(folder)
 
 		let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+		// A new file is private to the user; a file someone gave other permissions keeps them.
+		var existing = stat()
+		let mode = stat(url.path, &existing) == 0 ? mode_t(existing.st_mode & 0o777) : 0o600
+		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
 		guard descriptor >= 0 else {
 			throw failure("create", temporary)
 		}
 
 		do throws(Defaults.PersistenceError) {
+			fchmod(descriptor, mode)
 			try writeAll(data, to: descriptor, url: temporary)
 			guard fsync(descriptor) == 0 else {
 				throw failure("flush", temporary)
