@@ -79,6 +79,7 @@ let package = Package(
 				"Defaults",
 				"DefaultsMacros",
 				"DefaultsMacrosPlugin",
+				"DefaultsTesting",
 				.product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
 				.product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
 			]
