@@ -20,6 +20,7 @@ let package = Package(
 	dependencies: [
 		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
 		.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+		.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
 	],
 	targets: [
 		.target(name: "Defaults"),
@@ -67,7 +68,12 @@ let package = Package(
 		),
 		.testTarget(
 			name: "DefaultsTests",
-			dependencies: ["Defaults", "DefaultsTesting", "DefaultsTestSupport"]
+			dependencies: [
+				"Defaults",
+				"DefaultsTesting",
+				"DefaultsTestSupport",
+				.product(name: "PropertyBased", package: "swift-property-based"),
+			]
 		),
 		.testTarget(
 			name: "DefaultsToolTests",

@@ -15,6 +15,8 @@ import Foundation
 //   burst SUITE WRITES                 WRITES writes as fast as possible, then one flush (run under strace to count file writes)
 //   read-arguments                     prints "NAME=VALUE" for every LaunchArgumentFixture and HandTypedArgument key
 //   argument-rule SUITE KEY            with -KEY given as a launch argument: writes, observes, resets; prints what it reads
+//   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
+//   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
@@ -57,6 +59,25 @@ case "argument-rule":
 	say("after reset \(defaults[key]) stored \(defaults.persistentDomain(forName: arguments[1])?[key.name].flatMap { $0 as? Int }.map(String.init) ?? "nothing") hasKey \(defaults.hasKey(key))")
 	observation.invalidate()
 
+case "sync-write":
+	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])
+	let key = Defaults.Key<Int>(arguments[4], default: 0, suite: suite(arguments[3]), iCloud: true)
+	await Defaults.iCloud.waitForSyncCompletion()
+	Defaults[key] = Int(arguments[5])!
+	await Defaults.iCloud.waitForSyncCompletion()
+	say("published")
+
+case "sync-observe":
+	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])
+	let key = Defaults.Key<Int>(arguments[4], default: 0, suite: suite(arguments[3]), iCloud: true)
+	let observation = Defaults.observe(key, options: []) { change in
+		say("change \(change.oldValue) \(change.newValue)")
+	}
+	await Defaults.iCloud.waitForSyncCompletion()
+	say("ready")
+	try await Task.sleep(for: .seconds(Double(arguments[5])!))
+	observation.invalidate()
+
 case "dump":
 	let name = arguments[1]
 	let domain = suite(name).persistentDomain(forName: name) ?? [:]
@@ -95,7 +116,7 @@ case "observe":
 		say("change \(change.oldValue) \(change.newValue)")
 	}
 	say("ready")
-	Thread.sleep(forTimeInterval: Double(arguments[3])!)
+	usleep(UInt32(Double(arguments[3])! * 1_000_000))
 	observation.invalidate()
 
 case "read-loop":

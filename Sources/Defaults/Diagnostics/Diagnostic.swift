@@ -31,6 +31,10 @@ extension Defaults {
 			case persistenceFailed
 			/// A suite file did not parse; it was moved aside and rewritten from the values in memory.
 			case unreadableFile
+			/// A synced key could not be sent to the remote (it would exceed the remote's limits, or the remote failed); it stays local and is retried.
+			case syncFailed
+			/// What the synchroniser did, reported only while `Defaults.iCloud.isDebug` is on.
+			case syncEvent
 		}
 
 		/// What went wrong.

@@ -40,6 +40,9 @@ extension Defaults {
 			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
 			super.init(name: name, suite: suite)
 			register(defaultValue)
+			if iCloud {
+				Defaults.iCloud.add(self)
+			}
 		}
 
 		/**
@@ -56,6 +59,9 @@ extension Defaults {
 			self.codec = PlistCodec<Value>.resolve()
 			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
 			super.init(name: name, suite: suite)
+			if iCloud {
+				Defaults.iCloud.add(self)
+			}
 		}
 
 		private func register(_ defaultValue: Value) {

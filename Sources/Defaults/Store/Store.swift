@@ -91,23 +91,40 @@ enum Store {
 		}
 	}
 
-	/// Applies one mutation, records it for persistence, and tells the key's observers: before it (if they asked) and after it.
+	/**
+	Applies a change that came from the sync remote: persisted and observed like
+	a local write, but not reported back to the synchroniser as a local change.
+	*/
+	static func applySyncedChange(_ name: String, to object: Any?, in suite: UserDefaults) {
+		change(name, in: suite, to: object, isLocal: false) {
+			if let object {
+				suite.set(object, forKey: name)
+			} else {
+				suite.removeObject(forKey: name)
+			}
+		}
+	}
+
+	/// The value stored for `name`, leaving registered defaults out; `nil` when there is none.
+	static func storedObject(forKey name: String, in suite: UserDefaults) -> Any? {
+		hasValue(forKey: name, in: suite) ? suite.object(forKey: name) : nil
+	}
+
+	/// Applies one mutation, records it for persistence and sync, and tells the key's observers: before it (if they asked) and after it.
 	private static func change(
 		_ name: String,
 		in suite: UserDefaults,
 		to newObject: Any?,
 		knownOldObject: Any?? = nil,
 		persist: Bool = true,
+		isLocal: Bool = true,
 		apply: () -> Void
 	) {
 		let identity = SuiteIdentity.of(suite)
 		let observers = ChangeEngine.observers(of: ObservedKey(suite: identity, name: name))
 		guard !observers.isEmpty else {
 			apply()
-			if persist {
-				Persistence.record(name, object: newObject, suite: suite, identity: identity)
-			}
-
+			record(name, newObject, suite: suite, identity: identity, persist: persist, isLocal: isLocal)
 			return
 		}
 
@@ -118,14 +135,23 @@ enum Store {
 		}
 
 		apply()
-		if persist {
-			Persistence.record(name, object: newObject, suite: suite, identity: identity)
-		}
+		record(name, newObject, suite: suite, identity: identity, persist: persist, isLocal: isLocal)
 
 		// What a read now returns: after a removal that is the registered default, if any.
 		let change = RawChange(oldObject: oldObject, newObject: suite.object(forKey: name), isPrior: false)
 		for observer in observers {
 			observer.deliver(change)
+		}
+	}
+
+	private static func record(_ name: String, _ newObject: Any?, suite: UserDefaults, identity: SuiteIdentity, persist: Bool, isLocal: Bool) {
+		if persist {
+			Persistence.record(name, object: newObject, suite: suite, identity: identity)
+		}
+
+		// A change another process made is synced by that process.
+		if persist, isLocal {
+			Synchronizer.recordLocalChange(name, to: newObject, in: identity)
 		}
 	}
 

@@ -29,6 +29,8 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 		var descriptor: Int32 = -1
 		var folders: [Int32: URL] = [:]
 		var listeners: [String: [WeakListener]] = [:]
+		/// Listeners to every file of a folder, by the folder's path.
+		var folderListeners: [String: [WeakListener]] = [:]
 	}
 
 	private struct WeakListener {
@@ -39,8 +41,16 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 
 	/// Starts notifying `listener`, which is held weakly, of changes to its file.
 	package func watch(_ listener: any ExternalChangeListener) {
+		watch(listener, folder: listener.url.deletingLastPathComponent(), wholeFolder: false)
+	}
+
+	/// Starts notifying `listener`, whose `url` is a folder, of changes to any file in it.
+	func watchFolder(_ listener: any ExternalChangeListener) {
+		watch(listener, folder: listener.url, wholeFolder: true)
+	}
+
+	private func watch(_ listener: any ExternalChangeListener, folder: URL, wholeFolder: Bool) {
 		#if canImport(Glibc)
-		let folder = listener.url.deletingLastPathComponent()
 		let (descriptor, isNew) = state.withLock { state -> (Int32, Bool) in
 			if state.descriptor >= 0 {
 				return (state.descriptor, false)
@@ -63,8 +73,13 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 			}
 
 			let path = listener.url.standardizedFileURL.path
-			state.listeners[path, default: []].removeAll { $0.listener == nil }
-			state.listeners[path, default: []].append(WeakListener(listener: listener))
+			if wholeFolder {
+				state.folderListeners[path, default: []].removeAll { $0.listener == nil }
+				state.folderListeners[path, default: []].append(WeakListener(listener: listener))
+			} else {
+				state.listeners[path, default: []].removeAll { $0.listener == nil }
+				state.listeners[path, default: []].append(WeakListener(listener: listener))
+			}
 		}
 
 		if isNew {
@@ -92,6 +107,7 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 			}
 
 			var changed: Set<String> = []
+			var changedFolders: Set<String> = []
 			buffer.withUnsafeBytes { bytes in
 				var offset = 0
 				while offset + headerSize <= count {
@@ -101,6 +117,7 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 					let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
 					if let folder = state.withLock({ $0.folders[watch] }) {
 						changed.insert(folder.appendingPathComponent(name).path)
+						changedFolders.insert(folder.path)
 					}
 
 					offset += headerSize + nameLength
@@ -109,6 +126,7 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 
 			let listeners = state.withLock { state in
 				changed.flatMap { state.listeners[$0, default: []].compactMap(\.listener) }
+					+ changedFolders.flatMap { state.folderListeners[$0, default: []].compactMap(\.listener) }
 			}
 			for listener in listeners {
 				listener.fileDidChange()

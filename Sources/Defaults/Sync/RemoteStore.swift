@@ -1,0 +1,71 @@
+import Foundation
+
+extension Defaults {
+	/**
+	One synced key's value on the remote, with the time it was explicitly changed.
+
+	A `nil` value is a tombstone: the key was reset or removed at `timestamp`,
+	and that removal travels to other devices like a value.
+	*/
+	public struct RemoteEntry: Hashable, Sendable {
+		public var value: AnySerializable?
+		public var timestamp: SyncTimestamp
+
+		public init(value: AnySerializable?, timestamp: SyncTimestamp) {
+			self.value = value
+			self.timestamp = timestamp
+		}
+	}
+
+	/// What a remote can hold; exceeding it is reported, never silently lost.
+	public struct RemoteLimits: Hashable, Sendable {
+		public var maximumKeys: Int?
+		public var maximumTotalBytes: Int?
+
+		public init(maximumKeys: Int? = nil, maximumTotalBytes: Int? = nil) {
+			self.maximumKeys = maximumKeys
+			self.maximumTotalBytes = maximumTotalBytes
+		}
+
+		/// `NSUbiquitousKeyValueStore`: 1,024 keys and 1 MB in all.
+		public static let ubiquitousKeyValueStore = RemoteLimits(maximumKeys: 1_024, maximumTotalBytes: 1_000_000)
+
+		public static let unlimited = RemoteLimits()
+	}
+
+	/**
+	Where synced keys meet: a store every device reads and writes.
+
+	The synchroniser merges with it key by key, the latest explicit change
+	winning (see ``Defaults/iCloud``). Implementations:
+	``SharedFolderRemoteStore`` (any folder a file-sync service replicates),
+	`InMemoryRemoteStore` (product `DefaultsTesting`, for tests), and on Apple
+	platforms the `NSUbiquitousKeyValueStore` adapter.
+
+	Requirements for a conforming store:
+	- ``entries()`` returns the newest entry it knows for every key, tombstones
+	  included.
+	- ``publish(_:)`` keeps, per key, whichever entry has the later timestamp
+	  (its own or the published one): publishing an older entry changes nothing.
+	- ``changes()`` yields, after entries arrive from elsewhere, the keys that
+	  may have changed (an empty set means "any").
+	- Methods may be called from any task; a store is `Sendable`.
+
+	```swift
+	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: syncFolder, device: "laptop")
+	```
+	*/
+	public protocol RemoteStore: AnyObject, Sendable {
+		/// The newest entry of every key.
+		func entries() async throws -> [String: RemoteEntry]
+
+		/// Offers entries; each replaces the stored one only if it is newer.
+		func publish(_ entries: [String: RemoteEntry]) async throws
+
+		/// Keys that may have changed remotely, as they arrive.
+		func changes() -> AsyncStream<Set<String>>
+
+		/// The store's size limits.
+		var limits: RemoteLimits { get }
+	}
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/**
+The timestamp of every synced key's last explicit change on this device, per suite.
+
+A key with no timestamp was never written here: its value is only a default,
+and it never overwrites anything remote. The ledger of a file-backed suite is
+kept in `<suite>.defaults-sync.plist` beside the suite's file (locked, atomic,
+like the suite), so it survives restarts; an in-memory suite keeps it in memory.
+Recording is a memory write; the synchroniser saves the changes in one file
+write after each piece of sync work, off the writer's thread.
+*/
+final class SyncLedger: Sendable {
+	private let file: PreferencesFile?
+	private let timestamps: Locked<[String: Defaults.SyncTimestamp]>
+	private let unsaved = Locked<[String: Defaults.SyncTimestamp]>([:])
+
+	init(for suite: UserDefaults) {
+		if case .named(let name) = SuiteIdentity.of(suite), let file = try? PreferencesFile(domain: "\(name).defaults-sync") {
+			self.file = file
+		} else if case .standard = SuiteIdentity.of(suite), let file = try? PreferencesFile(domain: "\(ProcessInfo.processInfo.processName).defaults-sync") {
+			self.file = file
+		} else {
+			file = nil
+		}
+
+		let stored = (try? file?.read()) ?? nil
+		timestamps = Locked((stored ?? [:]).compactMapValues(Self.timestamp))
+	}
+
+	subscript(name: String) -> Defaults.SyncTimestamp? {
+		timestamps.withLock { $0[name] }
+	}
+
+	/// Records a timestamp; ``save()`` makes it durable.
+	func record(_ timestamp: Defaults.SyncTimestamp, for name: String) {
+		timestamps.withLock { $0[name] = timestamp }
+		if file != nil {
+			unsaved.withLock { $0[name] = timestamp }
+		}
+	}
+
+	/// Writes the timestamps recorded since the last save, in one file update.
+	func save() {
+		let changes = unsaved.withLock { unsaved in
+			defer { unsaved = [:] }
+			return unsaved
+		}
+
+		guard let file, !changes.isEmpty else {
+			return
+		}
+
+		do {
+			try file.update { contents in
+				var values = contents ?? [:]
+				for (name, timestamp) in changes {
+					values[name] = Self.storedForm(timestamp)
+				}
+
+				contents = values
+			}
+		} catch {
+			unsaved.withLock { $0.merge(changes) { newer, _ in newer } }
+			DiagnosticReporter.report(.syncFailed, key: nil, "sync timestamps could not be saved: \(error); retrying after the next sync")
+		}
+	}
+
+	private static func storedForm(_ timestamp: Defaults.SyncTimestamp) -> PropertyListValue {
+		.array([.integer(Int(timestamp.milliseconds)), .integer(Int(timestamp.counter)), .string(timestamp.device)])
+	}
+
+	private static func timestamp(_ stored: PropertyListValue) -> Defaults.SyncTimestamp? {
+		guard
+			case .array(let parts) = stored, parts.count == 3,
+			case .integer(let milliseconds) = parts[0],
+			case .integer(let counter) = parts[1],
+			case .string(let device) = parts[2],
+			let counter = UInt32(exactly: counter)
+		else {
+			return nil
+		}
+
+		return Defaults.SyncTimestamp(milliseconds: Int64(milliseconds), counter: counter, device: device)
+	}
+}

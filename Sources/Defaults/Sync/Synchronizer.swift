@@ -1,0 +1,340 @@
+import Foundation
+
+/**
+Keeps synced keys merged with a remote store, key by key: the latest explicit
+change wins, by hybrid-logical-clock timestamp.
+
+- A local write, `reset` or removal (reported by the store's one write
+  gateway) gets a timestamp in the suite's ``SyncLedger`` and is published.
+- A remote entry is adopted when this device has no timestamp for the key
+  (it never wrote it: its value is only a default) or an older one. It is
+  applied through the same gateway, so it persists and reaches observers,
+  but it is not reported back as a local change, so nothing echoes.
+- A key this device never wrote is never published: a freshly installed
+  device cannot push its defaults over real values elsewhere.
+
+All work runs in order on one task; ``waitForSyncCompletion()`` waits for
+the work queued before it.
+*/
+final class Synchronizer: Sendable {
+	struct KeyID: Hashable, Sendable {
+		let suite: SuiteIdentity
+		let name: String
+	}
+
+	private enum Work: Sendable {
+		case publish
+		case pull(only: Set<String>?)
+		case barrier(CheckedContinuation<Void, Never>)
+	}
+
+	private struct State {
+		var keys: [KeyID: Defaults._AnyKey] = [:]
+		var ledgers: [SuiteIdentity: SyncLedger] = [:]
+		var remote: (any Defaults.RemoteStore)?
+		var feed: Task<Void, Never>?
+		/// Local changes waiting to be published.
+		var outbox: [String: Defaults.RemoteEntry] = [:]
+		/// What this device published, by key: its size in bytes, for the remote's limits.
+		var publishedSizes: [String: Int] = [:]
+	}
+
+	let clock: HybridLogicalClock
+	private let state = Locked(State())
+	private let work: AsyncStream<Work>.Continuation
+
+	/// The synchroniser behind `Defaults.iCloud`.
+	static let shared = Synchronizer(device: DeviceIdentity.current)
+
+	/// Which synchroniser syncs each suite, so the store can report local changes to it.
+	private static let bySuite = Locked<[SuiteIdentity: WeakSynchronizer]>([:])
+
+	private struct WeakSynchronizer {
+		weak var synchronizer: Synchronizer?
+	}
+
+	init(device: String, wallClock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMilliseconds) {
+		clock = HybridLogicalClock(device: device, wallClock: wallClock)
+		let (stream, continuation) = AsyncStream.makeStream(of: Work.self)
+		work = continuation
+		Task.detached { [weak self] in
+			for await item in stream {
+				guard let self else {
+					if case .barrier(let waiter) = item {
+						waiter.resume()
+					}
+
+					continue
+				}
+
+				await self.perform(item)
+			}
+		}
+	}
+
+	deinit {
+		work.finish()
+		state.withLock { $0.feed?.cancel() }
+	}
+
+	// MARK: Configuration
+
+	var remote: (any Defaults.RemoteStore)? {
+		get { state.withLock { $0.remote } }
+		set {
+			let feed = newValue.map { remote in
+				Task.detached { [weak self] in
+					for await keys in remote.changes() {
+						self?.work.yield(.pull(only: keys.isEmpty ? nil : keys))
+					}
+				}
+			}
+			let previous = state.withLock { state in
+				defer {
+					state.remote = newValue
+					state.feed = feed
+					state.publishedSizes = [:]
+				}
+
+				return state.feed
+			}
+			previous?.cancel()
+			work.yield(.pull(only: nil))
+			work.yield(.publish)
+		}
+	}
+
+	var keys: Set<Defaults._AnyKey> {
+		Set(state.withLock { $0.keys.values })
+	}
+
+	func add(_ keys: [Defaults._AnyKey]) {
+		for key in keys {
+			let identity = SuiteIdentity.of(key.suite)
+			state.withLock { state in
+				state.keys[KeyID(suite: identity, name: key.name)] = key
+				if state.ledgers[identity] == nil {
+					state.ledgers[identity] = SyncLedger(for: key.suite)
+				}
+			}
+
+			Self.bySuite.withLock { $0[identity] = WeakSynchronizer(synchronizer: self) }
+		}
+
+		work.yield(.pull(only: Set(keys.map(\.name))))
+	}
+
+	func remove(_ keys: [Defaults._AnyKey]) {
+		state.withLock { state in
+			for key in keys {
+				state.keys[KeyID(suite: SuiteIdentity.of(key.suite), name: key.name)] = nil
+			}
+		}
+	}
+
+	func removeAll() {
+		state.withLock { $0.keys = [:] }
+	}
+
+	/// Reads the remote again, as if it had announced a change.
+	func refresh() {
+		work.yield(.pull(only: nil))
+	}
+
+	/// Returns once every change made or seen before the call has been published or applied.
+	func waitForSyncCompletion() async {
+		await withCheckedContinuation { waiter in
+			work.yield(.publish)
+			work.yield(.barrier(waiter))
+		}
+	}
+
+	/// The timestamp of the key's last explicit change on this device, if any.
+	func timestamp(of key: Defaults._AnyKey) -> Defaults.SyncTimestamp? {
+		ledger(for: SuiteIdentity.of(key.suite))?[key.name]
+	}
+
+	// MARK: Local changes
+
+	/// Called by the store for every change the library makes locally.
+	static func recordLocalChange(_ name: String, to object: Any?, in suite: SuiteIdentity) {
+		guard let synchronizer = bySuite.withLock({ $0[suite]?.synchronizer }) else {
+			return
+		}
+
+		synchronizer.recordLocalChange(KeyID(suite: suite, name: name), to: object)
+	}
+
+	private func recordLocalChange(_ id: KeyID, to object: Any?) {
+		guard let ledger = state.withLock({ $0.keys[id] != nil ? $0.ledgers[id.suite] : nil }) else {
+			return
+		}
+
+		let timestamp = clock.now()
+		ledger.record(timestamp, for: id.name)
+		let entry = Defaults.RemoteEntry(value: object.flatMap(PropertyListValue.init).map(Defaults.AnySerializable.init(storage:)), timestamp: timestamp)
+		state.withLock { $0.outbox[id.name] = entry }
+		debug("local change of '\(id.name)' at \(timestamp)")
+		work.yield(.publish)
+	}
+
+	// MARK: Work
+
+	private func perform(_ item: Work) async {
+		switch item {
+		case .publish:
+			await publishOutbox()
+		case .pull(let names):
+			await pull(only: names)
+		case .barrier(let waiter):
+			waiter.resume()
+			return
+		}
+
+		for ledger in state.withLock({ Array($0.ledgers.values) }) {
+			ledger.save()
+		}
+	}
+
+	private func publishOutbox() async {
+		let (remote, outbox) = state.withLock { state in
+			defer {
+				if state.remote != nil {
+					state.outbox = [:]
+				}
+			}
+
+			return (state.remote, state.outbox)
+		}
+
+		guard let remote, !outbox.isEmpty else {
+			return
+		}
+
+		let accepted = withinLimits(outbox, of: remote)
+		do {
+			try await remote.publish(accepted)
+			debug("published \(accepted.keys.sorted())")
+		} catch {
+			DiagnosticReporter.report(.syncFailed, key: nil, "publishing \(accepted.count) keys failed: \(error); retrying with the next change")
+			state.withLock { state in
+				state.outbox.merge(accepted) { newer, _ in newer }
+			}
+		}
+	}
+
+	/// The entries the remote can take; the others are reported and stay local.
+	private func withinLimits(_ entries: [String: Defaults.RemoteEntry], of remote: any Defaults.RemoteStore) -> [String: Defaults.RemoteEntry] {
+		let limits = remote.limits
+		var accepted: [String: Defaults.RemoteEntry] = [:]
+		for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
+			let size = name.utf8.count + RemoteEntrySize.bytes(of: entry)
+			let refusal = state.withLock { state -> String? in
+				var sizes = state.publishedSizes
+				sizes[name] = size
+				if let maximum = limits.maximumKeys, sizes.count > maximum {
+					return "the remote holds at most \(maximum) keys"
+				}
+
+				if let maximum = limits.maximumTotalBytes, sizes.values.reduce(0, +) > maximum {
+					return "the remote holds at most \(maximum) bytes in all"
+				}
+
+				state.publishedSizes = sizes
+				return nil
+			}
+
+			if let refusal {
+				DiagnosticReporter.report(.syncFailed, key: name, "not synced: \(refusal); the value stays on this device")
+			} else {
+				accepted[name] = entry
+			}
+		}
+
+		return accepted
+	}
+
+	private func pull(only names: Set<String>?) async {
+		guard let remote = state.withLock({ $0.remote }) else {
+			return
+		}
+
+		let entries: [String: Defaults.RemoteEntry]
+		do {
+			entries = try await remote.entries()
+		} catch {
+			DiagnosticReporter.report(.syncFailed, key: nil, "reading the remote failed: \(error); retrying with the next change")
+			return
+		}
+
+		let keys = state.withLock { state in
+			state.keys.values.filter { names?.contains($0.name) ?? true }
+		}
+
+		var republish = false
+		for key in keys {
+			let identity = SuiteIdentity.of(key.suite)
+			guard let ledger = ledger(for: identity) else {
+				continue
+			}
+
+			let local = ledger[key.name]
+			switch (local, entries[key.name]) {
+			case (_, let remoteEntry?) where local == nil || remoteEntry.timestamp > local!:
+				adopt(remoteEntry, for: key, ledger: ledger)
+			case (let local?, let remoteEntry) where remoteEntry == nil || local > remoteEntry!.timestamp:
+				// This device changed the key later than the remote knows (or the remote lost it): offer it again.
+				let stored = Store.storedObject(forKey: key.name, in: key.suite).flatMap(PropertyListValue.init)
+				let entry = Defaults.RemoteEntry(value: stored.map(Defaults.AnySerializable.init(storage:)), timestamp: local)
+				state.withLock { $0.outbox[key.name] = $0.outbox[key.name] ?? entry }
+				republish = true
+			default:
+				// Equal timestamps: already in step. Or neither side ever wrote the key: nothing to do.
+				break
+			}
+		}
+
+		if republish {
+			await publishOutbox()
+		}
+	}
+
+	private func adopt(_ entry: Defaults.RemoteEntry, for key: Defaults._AnyKey, ledger: SyncLedger) {
+		clock.observe(entry.timestamp)
+		ledger.record(entry.timestamp, for: key.name)
+		Store.applySyncedChange(key.name, to: entry.value?.storage?.object, in: key.suite)
+		debug("adopted '\(key.name)' from \(entry.timestamp)")
+	}
+
+	private func ledger(for identity: SuiteIdentity) -> SyncLedger? {
+		state.withLock { $0.ledgers[identity] }
+	}
+
+	private func debug(_ message: @autoclosure () -> String) {
+		if Defaults.iCloud.isDebug {
+			DiagnosticReporter.report(.syncEvent, key: nil, "[\(clock.device)] \(message())")
+		}
+	}
+}
+
+/// The approximate size of an entry on a remote: its value as a binary property list.
+enum RemoteEntrySize {
+	static func bytes(of entry: Defaults.RemoteEntry) -> Int {
+		guard let object = entry.value?.storage?.object else {
+			return 16
+		}
+
+		return (try? PropertyListSerialization.data(fromPropertyList: [object], format: .binary, options: 0).count) ?? 0
+	}
+}
+
+/// A stable name for this device: the machine ID on Linux, the host name elsewhere.
+enum DeviceIdentity {
+	static let current: String = {
+		if let machineID = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !machineID.isEmpty {
+			return machineID
+		}
+
+		return ProcessInfo.processInfo.hostName
+	}()
+}
