@@ -21,6 +21,17 @@ enum Report {
 		print()
 	}
 
+	static func printTimings(_ title: String, _ timings: [(String, Double)]) {
+		print("### \(title)\n")
+		print("| Operation | Time |")
+		print("|---|---:|")
+		for (operation, nanoseconds) in timings {
+			print("| \(operation) | \(Formatting.duration(nanoseconds)) |")
+		}
+
+		print()
+	}
+
 	static func printChildRuns(burst: (ours: ChildRun.Report, raw: ChildRun.Report), readAll: (ours: ChildRun.Report, raw: ChildRun.Report)) {
 		print("### 10,000 keys, each run in its own process\n")
 		print("| Run | Time | File writes | Bytes written | Peak memory |")

@@ -8,7 +8,7 @@ import Glibc
 Measures the library against raw `UserDefaults` in one run and prints a table
 of ratios. Run it in release mode:
 
-    swift run -c release DefaultsBenchmarks [reads] [writes] [scale] [processes]
+    swift run -c release DefaultsBenchmarks [reads] [writes] [scale] [sync] [processes]
 
 (every section when none is named).
 
@@ -23,7 +23,7 @@ enum Benchmark {
 		URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!, isDirectory: true)
 	}
 
-	static func main() throws {
+	static func main() async throws {
 		let arguments = CommandLine.arguments
 		if arguments.count == 3, arguments[1] == "--child", let run = ChildRun(rawValue: arguments[2]) {
 			try run.perform()
@@ -54,6 +54,10 @@ enum Benchmark {
 
 		if wanted("scale") {
 			Report.printSection("Scale", firstReadAfterWriteBenchmarks() + [dispatchBenchmark(), registrationBenchmark()])
+		}
+
+		if wanted("sync") {
+			Report.printTimings("Sync, 1k keys through a shared-folder remote", try await syncBenchmarks())
 		}
 
 		if wanted("processes") {
@@ -92,4 +96,4 @@ enum Benchmark {
 	}
 }
 
-try Benchmark.main()
+try await Benchmark.main()

@@ -24,8 +24,16 @@ final class Synchronizer: Sendable {
 
 	private enum Work: Sendable {
 		case publish
-		case pull(only: Set<String>?)
+		/// Reads the remote for the keys gathered in `State.pullRequest`.
+		case pull
 		case barrier(CheckedContinuation<Void, Never>)
+	}
+
+	/// Keys to read from the remote: requests made while one is waiting join it, so declaring many keys costs one read.
+	private enum PullRequest {
+		case none
+		case keys(Set<String>)
+		case all
 	}
 
 	private struct State {
@@ -37,6 +45,7 @@ final class Synchronizer: Sendable {
 		var outbox: [String: Defaults.RemoteEntry] = [:]
 		/// What this device published, by key: its size in bytes, for the remote's limits.
 		var publishedSizes: [String: Int] = [:]
+		var pullRequest = PullRequest.none
 	}
 
 	let clock: HybridLogicalClock
@@ -85,7 +94,7 @@ final class Synchronizer: Sendable {
 			let feed = newValue.map { remote in
 				Task.detached { [weak self] in
 					for await keys in remote.changes() {
-						self?.work.yield(.pull(only: keys.isEmpty ? nil : keys))
+						self?.requestPull(keys.isEmpty ? nil : keys)
 					}
 				}
 			}
@@ -99,7 +108,7 @@ final class Synchronizer: Sendable {
 				return state.feed
 			}
 			previous?.cancel()
-			work.yield(.pull(only: nil))
+			requestPull(nil)
 			work.yield(.publish)
 		}
 	}
@@ -121,7 +130,7 @@ final class Synchronizer: Sendable {
 			Self.bySuite.withLock { $0[identity] = WeakSynchronizer(synchronizer: self) }
 		}
 
-		work.yield(.pull(only: Set(keys.map(\.name))))
+		requestPull(Set(keys.map(\.name)))
 	}
 
 	func remove(_ keys: [Defaults._AnyKey]) {
@@ -138,7 +147,33 @@ final class Synchronizer: Sendable {
 
 	/// Reads the remote again, as if it had announced a change.
 	func refresh() {
-		work.yield(.pull(only: nil))
+		requestPull(nil)
+	}
+
+	/// Asks for a read of the remote for `names` (`nil`: every key), joining a read already waiting.
+	private func requestPull(_ names: Set<String>?) {
+		let isFirst = state.withLock { state in
+			defer {
+				switch (state.pullRequest, names) {
+				case (.all, _), (_, nil):
+					state.pullRequest = .all
+				case (.none, let names?):
+					state.pullRequest = .keys(names)
+				case (.keys(let waiting), let names?):
+					state.pullRequest = .keys(waiting.union(names))
+				}
+			}
+
+			if case .none = state.pullRequest {
+				return true
+			}
+
+			return false
+		}
+
+		if isFirst {
+			work.yield(.pull)
+		}
 	}
 
 	/// Returns once every change made or seen before the call has been published or applied.
@@ -184,8 +219,20 @@ final class Synchronizer: Sendable {
 		switch item {
 		case .publish:
 			await publishOutbox()
-		case .pull(let names):
-			await pull(only: names)
+		case .pull:
+			let request = state.withLock { state in
+				defer { state.pullRequest = .none }
+				return state.pullRequest
+			}
+
+			switch request {
+			case .none:
+				break
+			case .keys(let names):
+				await pull(only: names)
+			case .all:
+				await pull(only: nil)
+			}
 		case .barrier(let waiter):
 			waiter.resume()
 			return
