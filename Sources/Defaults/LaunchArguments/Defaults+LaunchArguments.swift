@@ -106,7 +106,17 @@ extension Defaults {
 		}
 	}
 
-	/// A value that cannot be given as a launch argument because it cannot be stored.
+	/**
+	A value that cannot be given as a launch argument because it cannot be stored.
+
+	```swift
+	do {
+		app.launchArguments = try overrides.encoded()
+	} catch {
+		print(error) // the value for 'position' cannot be a launch argument: …
+	}
+	```
+	*/
 	public struct LaunchArgumentError: Error, Equatable, CustomStringConvertible {
 		/// The key's name.
 		public let key: String

@@ -48,7 +48,13 @@ extension Defaults {
 			set { debugFlag.withLock { $0 = newValue } }
 		}
 
-		/// Starts syncing keys: their remote values are adopted where this device never changed them.
+		/**
+		Starts syncing keys: their remote values are adopted where this device never changed them.
+
+		```swift
+		Defaults.iCloud.add(.theme, .fontSize)
+		```
+		*/
 		public static func add(_ keys: Defaults.Keys...) {
 			add(keys)
 		}
@@ -59,7 +65,13 @@ extension Defaults {
 			Synchronizer.shared.add(keys)
 		}
 
-		/// Stops syncing keys; their local values stay.
+		/**
+		Stops syncing keys; their local values stay.
+
+		```swift
+		Defaults.iCloud.remove(.fontSize)
+		```
+		*/
 		public static func remove(_ keys: Defaults.Keys...) {
 			Synchronizer.shared.remove(keys)
 		}
@@ -69,7 +81,14 @@ extension Defaults {
 			Synchronizer.shared.removeAll()
 		}
 
-		/// Returns once every change made before the call has been published and every remote change seen has been applied.
+		/**
+		Returns once every change made before the call has been published and every remote change seen has been applied.
+
+		```swift
+		Defaults[.theme] = "dark"
+		await Defaults.iCloud.waitForSyncCompletion()
+		```
+		*/
 		public static func waitForSyncCompletion() async {
 			await Synchronizer.shared.waitForSyncCompletion()
 		}

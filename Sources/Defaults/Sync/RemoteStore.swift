@@ -6,6 +6,12 @@ extension Defaults {
 
 	A `nil` value is a tombstone: the key was reset or removed at `timestamp`,
 	and that removal travels to other devices like a value.
+
+	```swift
+	let stamp = Defaults.SyncTimestamp(milliseconds: 1_795_336_200_000, counter: 0, device: "laptop")
+	let entry = Defaults.RemoteEntry(value: "dark", timestamp: stamp)
+	let tombstone = Defaults.RemoteEntry(value: nil, timestamp: stamp)
+	```
 	*/
 	public struct RemoteEntry: Hashable, Sendable {
 		public var value: AnySerializable?
@@ -17,7 +23,17 @@ extension Defaults {
 		}
 	}
 
-	/// What a remote can hold; exceeding it is reported, never silently lost.
+	/**
+	What a remote can hold; a value that would exceed it is reported as a
+	`syncFailed` diagnostic and stays on the device, never silently lost.
+
+	```swift
+	final class TinyRemote: Defaults.RemoteStore {
+		let limits = Defaults.RemoteLimits(maximumKeys: 100, maximumTotalBytes: 64_000)
+		// …
+	}
+	```
+	*/
 	public struct RemoteLimits: Hashable, Sendable {
 		public var maximumKeys: Int?
 		public var maximumTotalBytes: Int?
