@@ -43,7 +43,8 @@ final class UbiquitousRemoteStore: Defaults.RemoteStore, @unchecked Sendable {
 
 	func changes() -> AsyncStream<Set<String>> {
 		AsyncStream { continuation in
-			let observer = NotificationCenter.default.addObserver(
+			// Only handed back to `removeObserver`, which any thread may call.
+			nonisolated(unsafe) let observer = NotificationCenter.default.addObserver(
 				forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification,
 				object: store,
 				queue: nil
