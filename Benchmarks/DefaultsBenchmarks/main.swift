@@ -23,7 +23,7 @@ enum Benchmark {
 		URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!, isDirectory: true)
 	}
 
-	static func main() async throws {
+	static func main() throws {
 		let arguments = CommandLine.arguments
 		if arguments.count == 3, arguments[1] == "--child", let run = ChildRun(rawValue: arguments[2]) {
 			try run.perform()
@@ -57,7 +57,7 @@ enum Benchmark {
 		}
 
 		if wanted("sync") {
-			Report.printTimings("Sync, 1k keys through a shared-folder remote", try await syncBenchmarks())
+			Report.printTimings("Sync, 1k keys through a shared-folder remote", try waitFor(syncBenchmarks))
 		}
 
 		if wanted("processes") {
@@ -96,4 +96,26 @@ enum Benchmark {
 	}
 }
 
-try await Benchmark.main()
+/**
+Runs async work to completion from synchronous code. The measurements
+themselves run outside any task: in an async context every read measured
+about 60 ns slower, on our side and not on Foundation's.
+*/
+func waitFor<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) throws -> Result {
+	let outcome = Locked<Swift.Result<Result, any Error>?>(nil)
+	let done = DispatchSemaphore(value: 0)
+	Task.detached {
+		do {
+			let value = try await work()
+			outcome.withLock { $0 = .success(value) }
+		} catch {
+			outcome.withLock { $0 = .failure(error) }
+		}
+
+		done.signal()
+	}
+	done.wait()
+	return try outcome.withLock { $0! }.get()
+}
+
+try Benchmark.main()

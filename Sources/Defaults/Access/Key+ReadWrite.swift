@@ -15,17 +15,23 @@ extension Defaults.Key {
 		do {
 			return try decode(object)
 		} catch {
-			if let value = valueTypedByHand(object, in: suite) {
-				return value
-			}
-
-			DiagnosticReporter.report(
-				.undecodableValue,
-				key: name,
-				"\(error); returning the default and leaving the stored value untouched"
-			)
-			return defaultValue
+			return value(afterFailing: error, toDecode: object, in: suite)
 		}
+	}
+
+	/// The rare path, kept out of line so reads that decode pay nothing for it.
+	@inline(never)
+	private func value(afterFailing error: SerializationError, toDecode object: Any, in suite: UserDefaults) -> Value {
+		if let value = valueTypedByHand(object, in: suite) {
+			return value
+		}
+
+		DiagnosticReporter.report(
+			.undecodableValue,
+			key: name,
+			"\(error); returning the default and leaving the stored value untouched"
+		)
+		return defaultValue
 	}
 
 	private func decode(_ object: Any) throws(SerializationError) -> Value {
