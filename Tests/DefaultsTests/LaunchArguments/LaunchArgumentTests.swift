@@ -5,6 +5,11 @@ import Testing
 
 @Suite("Launch arguments")
 struct LaunchArgumentTests {
+	init() {
+		// Keys on the standard suite attach its file: it must be the tests' folder, not ~/.config.
+		_ = TestEnvironment.configHome
+	}
+
 	/// The helper's "NAME=VALUE" lines as a dictionary.
 	private func readBack(_ arguments: [String]) throws -> [String: String] {
 		let result = try HelperProcess.run(["read-arguments"] + arguments)

@@ -136,6 +136,8 @@ struct HasKeyTests {
 	}
 
 	@Test func standardSuite() {
+		// The standard suite's file must go to the tests' folder, whichever test touches it first.
+		_ = TestEnvironment.configHome
 		let key = Defaults.Key<String?>("hasKey_\(UUID().uuidString.prefix(8))")
 		#expect(!Defaults.hasKey(key))
 		Defaults[key] = "x"
