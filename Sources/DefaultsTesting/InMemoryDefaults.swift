@@ -46,10 +46,6 @@ public final class InMemoryDefaults: UserDefaults, InMemorySuite {
 		}
 	}
 
-	package func storedObject(forKey name: String) -> Any? {
-		contents.withLock { $0.stored[name] }?.object
-	}
-
 	override public func object(forKey defaultName: String) -> Any? {
 		contents.withLock { $0.stored[defaultName] ?? $0.registered[defaultName] }?.object
 	}

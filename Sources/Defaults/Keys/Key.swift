@@ -34,15 +34,8 @@ extension Defaults {
 		static let quality = Key<Double>("quality", default: 0.8)
 		```
 		*/
-		public init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false) {
-			self.defaultValueGetter = { defaultValue }
-			self.codec = PlistCodec<Value>.resolve()
-			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
-			super.init(name: name, suite: suite)
-			register(defaultValue)
-			if iCloud {
-				Defaults.iCloud.add(self)
-			}
+		public convenience init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false) {
+			self.init(name: name, suite: suite, iCloud: iCloud, defaultValueGetter: { defaultValue }, registering: defaultValue)
 		}
 
 		/**
@@ -54,11 +47,20 @@ extension Defaults {
 		static let camera = Key<String>("camera") { ProcessInfo.processInfo.hostName }
 		```
 		*/
-		public init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, default defaultValueGetter: @escaping () -> Value) {
+		public convenience init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, default defaultValueGetter: @escaping () -> Value) {
+			self.init(name: name, suite: suite, iCloud: iCloud, defaultValueGetter: defaultValueGetter, registering: nil)
+		}
+
+		/// `registering`: the static default to register with the suite (dynamic defaults are never registered).
+		private init(name: String, suite: UserDefaults, iCloud: Bool, defaultValueGetter: @escaping () -> Value, registering staticDefault: Value?) {
 			self.defaultValueGetter = defaultValueGetter
 			self.codec = PlistCodec<Value>.resolve()
 			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
 			super.init(name: name, suite: suite)
+			if let staticDefault {
+				register(staticDefault)
+			}
+
 			if iCloud {
 				Defaults.iCloud.add(self)
 			}

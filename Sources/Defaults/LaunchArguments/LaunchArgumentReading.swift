@@ -28,11 +28,7 @@ enum LaunchArgumentReading {
 
 	/// Whether `name`'s current value in `suite` is `text` given as a launch argument.
 	static func isLaunchArgument(_ name: String, text: String, in suite: UserDefaults) -> Bool {
-		guard !(suite is any InMemorySuite) else {
-			return false
-		}
-
-		return suite.volatileDomain(forName: UserDefaults.argumentDomain)[name] as? String == text
+		suite.volatileDomain(forName: UserDefaults.argumentDomain)[name] as? String == text
 	}
 
 	private static func date(from text: String) -> Date? {

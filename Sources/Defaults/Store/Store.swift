@@ -15,28 +15,30 @@ enum Store {
 	}
 
 	/**
-	Whether the suite holds a value for `name` other than a registered default:
-	one stored in its persistent domain, or given as a launch argument.
+	The suite's own value for `name`, leaving registered defaults out: one
+	stored in its persistent domain, or given as a launch argument; `nil` when
+	there is none.
 	*/
-	static func hasValue(forKey name: String, in suite: UserDefaults) -> Bool {
-		if let suite = suite as? any InMemorySuite {
-			return suite.storedObject(forKey: name) != nil
-		}
-
-		guard suite.object(forKey: name) != nil else {
-			return false
+	static func storedObject(forKey name: String, in suite: UserDefaults) -> Any? {
+		guard let object = suite.object(forKey: name) else {
+			return nil
 		}
 
 		if suite.volatileDomain(forName: UserDefaults.argumentDomain)[name] != nil {
-			return true
+			return object
 		}
 
 		guard let domainName = persistentDomainName(of: suite) else {
 			// A suite whose domain cannot be named: a value that is not the registered default must be stored.
-			return !Registrations.isRegisteredDefault(suite.object(forKey: name), forKey: name, in: suite)
+			return Registrations.isRegisteredDefault(object, forKey: name, in: suite) ? nil : object
 		}
 
-		return suite.persistentDomain(forName: domainName)?[name] != nil
+		return suite.persistentDomain(forName: domainName)?[name] != nil ? object : nil
+	}
+
+	/// Whether the suite has a value of its own for `name` (see ``storedObject(forKey:in:)``).
+	static func hasValue(forKey name: String, in suite: UserDefaults) -> Bool {
+		storedObject(forKey: name, in: suite) != nil
 	}
 
 	/// The name `persistentDomain(forName:)` knows the suite by.
@@ -51,7 +53,10 @@ enum Store {
 			// swift-corelibs-foundation files the standard suite under CoreFoundation's name for the current application.
 			return "kCFPreferencesCurrentApplication"
 			#endif
-		case .object, .inMemory:
+		case .inMemory(let id):
+			// An in-memory suite has one domain, whatever it is called.
+			return id.uuidString
+		case .object:
 			return nil
 		}
 	}
@@ -103,11 +108,6 @@ enum Store {
 				suite.removeObject(forKey: name)
 			}
 		}
-	}
-
-	/// The value stored for `name`, leaving registered defaults out; `nil` when there is none.
-	static func storedObject(forKey name: String, in suite: UserDefaults) -> Any? {
-		hasValue(forKey: name, in: suite) ? suite.object(forKey: name) : nil
 	}
 
 	/// Applies one mutation, records it for persistence and sync, and tells the key's observers: before it (if they asked) and after it.

@@ -77,7 +77,4 @@ its own ID, so observers of one instance never hear another's writes.
 */
 package protocol InMemorySuite: UserDefaults {
 	var inMemoryID: UUID { get }
-
-	/// The value stored under `name`, leaving registered defaults out.
-	func storedObject(forKey name: String) -> Any?
 }

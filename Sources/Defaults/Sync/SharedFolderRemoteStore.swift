@@ -100,9 +100,7 @@ extension Defaults {
 /// How a journal stores an entry: `{t: [milliseconds, counter, device], v: value}`, no `v` for a tombstone.
 private enum JournalEntry {
 	static func stored(_ entry: Defaults.RemoteEntry) -> PropertyListValue {
-		var fields: [String: PropertyListValue] = [
-			"t": .array([.integer(Int(entry.timestamp.milliseconds)), .integer(Int(entry.timestamp.counter)), .string(entry.timestamp.device)]),
-		]
+		var fields: [String: PropertyListValue] = ["t": entry.timestamp.propertyListValue]
 		fields["v"] = entry.value?.storage
 		return .dictionary(fields)
 	}
@@ -110,16 +108,11 @@ private enum JournalEntry {
 	static func entry(from stored: PropertyListValue) -> Defaults.RemoteEntry? {
 		guard
 			case .dictionary(let fields) = stored,
-			case .array(let time)? = fields["t"], time.count == 3,
-			case .integer(let milliseconds) = time[0],
-			case .integer(let counter) = time[1],
-			case .string(let device) = time[2],
-			let counter = UInt32(exactly: counter)
+			let timestamp = fields["t"].flatMap(Defaults.SyncTimestamp.init(propertyListValue:))
 		else {
 			return nil
 		}
 
-		let timestamp = Defaults.SyncTimestamp(milliseconds: Int64(milliseconds), counter: counter, device: device)
 		return Defaults.RemoteEntry(value: fields["v"].map(Defaults.AnySerializable.init(storage:)), timestamp: timestamp)
 	}
 }

@@ -16,16 +16,15 @@ final class SyncLedger: Sendable {
 	private let unsaved = Locked<[String: Defaults.SyncTimestamp]>([:])
 
 	init(for suite: UserDefaults) {
-		if case .named(let name) = SuiteIdentity.of(suite), let file = try? PreferencesFile(domain: "\(name).defaults-sync") {
-			self.file = file
-		} else if case .standard = SuiteIdentity.of(suite), let file = try? PreferencesFile(domain: "\(ProcessInfo.processInfo.processName).defaults-sync") {
-			self.file = file
-		} else {
+		let identity = SuiteIdentity.of(suite)
+		if case .inMemory = identity {
 			file = nil
+		} else {
+			file = (try? PreferencesLocation.domainName(of: identity)).flatMap { try? PreferencesFile(domain: "\($0).defaults-sync") }
 		}
 
 		let stored = (try? file?.read()) ?? nil
-		timestamps = Locked((stored ?? [:]).compactMapValues(Self.timestamp))
+		timestamps = Locked((stored ?? [:]).compactMapValues(Defaults.SyncTimestamp.init(propertyListValue:)))
 	}
 
 	subscript(name: String) -> Defaults.SyncTimestamp? {
@@ -55,7 +54,7 @@ final class SyncLedger: Sendable {
 			try file.update { contents in
 				var values = contents ?? [:]
 				for (name, timestamp) in changes {
-					values[name] = Self.storedForm(timestamp)
+					values[name] = timestamp.propertyListValue
 				}
 
 				contents = values
@@ -64,23 +63,5 @@ final class SyncLedger: Sendable {
 			unsaved.withLock { $0.merge(changes) { newer, _ in newer } }
 			DiagnosticReporter.report(.syncFailed, key: nil, "sync timestamps could not be saved: \(error); retrying after the next sync")
 		}
-	}
-
-	private static func storedForm(_ timestamp: Defaults.SyncTimestamp) -> PropertyListValue {
-		.array([.integer(Int(timestamp.milliseconds)), .integer(Int(timestamp.counter)), .string(timestamp.device)])
-	}
-
-	private static func timestamp(_ stored: PropertyListValue) -> Defaults.SyncTimestamp? {
-		guard
-			case .array(let parts) = stored, parts.count == 3,
-			case .integer(let milliseconds) = parts[0],
-			case .integer(let counter) = parts[1],
-			case .string(let device) = parts[2],
-			let counter = UInt32(exactly: counter)
-		else {
-			return nil
-		}
-
-		return Defaults.SyncTimestamp(milliseconds: Int64(milliseconds), counter: counter, device: device)
 	}
 }

@@ -40,6 +40,27 @@ extension Defaults {
 	}
 }
 
+extension Defaults.SyncTimestamp {
+	/// How ledgers and journals store a timestamp: `[milliseconds, counter, device]`.
+	var propertyListValue: PropertyListValue {
+		.array([.integer(Int(milliseconds)), .integer(Int(counter)), .string(device)])
+	}
+
+	init?(propertyListValue stored: PropertyListValue) {
+		guard
+			case .array(let parts) = stored, parts.count == 3,
+			case .integer(let milliseconds) = parts[0],
+			case .integer(let counter) = parts[1],
+			case .string(let device) = parts[2],
+			let counter = UInt32(exactly: counter)
+		else {
+			return nil
+		}
+
+		self.init(milliseconds: Int64(milliseconds), counter: counter, device: device)
+	}
+}
+
 /// Issues the timestamps of one device's changes.
 final class HybridLogicalClock: Sendable {
 	let device: String

@@ -45,6 +45,8 @@ final class Synchronizer: Sendable {
 		var outbox: [String: Defaults.RemoteEntry] = [:]
 		/// What this device published, by key: its size in bytes, for the remote's limits.
 		var publishedSizes: [String: Int] = [:]
+		/// The sum of `publishedSizes`.
+		var publishedBytes = 0
 		var pullRequest = PullRequest.none
 	}
 
@@ -103,6 +105,7 @@ final class Synchronizer: Sendable {
 					state.remote = newValue
 					state.feed = feed
 					state.publishedSizes = [:]
+					state.publishedBytes = 0
 				}
 
 				return state.feed
@@ -277,17 +280,18 @@ final class Synchronizer: Sendable {
 		for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
 			let size = name.utf8.count + RemoteEntrySize.bytes(of: entry)
 			let refusal = state.withLock { state -> String? in
-				var sizes = state.publishedSizes
-				sizes[name] = size
-				if let maximum = limits.maximumKeys, sizes.count > maximum {
+				let previous = state.publishedSizes[name]
+				if let maximum = limits.maximumKeys, state.publishedSizes.count + (previous == nil ? 1 : 0) > maximum {
 					return "the remote holds at most \(maximum) keys"
 				}
 
-				if let maximum = limits.maximumTotalBytes, sizes.values.reduce(0, +) > maximum {
+				let total = state.publishedBytes - (previous ?? 0) + size
+				if let maximum = limits.maximumTotalBytes, total > maximum {
 					return "the remote holds at most \(maximum) bytes in all"
 				}
 
-				state.publishedSizes = sizes
+				state.publishedSizes[name] = size
+				state.publishedBytes = total
 				return nil
 			}
 
