@@ -20,14 +20,7 @@ struct DeleteCommand: ParsableCommand {
 		let key = operands.nextIfPresent()
 		try operands.finish()
 		let name = operands.name
-		let missing = operands.missing
-		// Checked before locking, so a failed delete creates no folder or lock file.
-		_ = try operands.existingContents()
-		try operands.update { contents in
-			guard contents != nil else {
-				throw missing
-			}
-
+		try operands.updateExisting { contents in
 			if let key {
 				guard contents?.removeValue(forKey: key) != nil else {
 					throw ToolError.noSuchKey(key, domain: name)

@@ -21,14 +21,7 @@ struct RenameCommand: ParsableCommand {
 		let newKey = try operands.next("new key")
 		try operands.finish()
 		let name = operands.name
-		let missing = operands.missing
-		// Checked before locking, so a failed rename creates no folder or lock file.
-		_ = try operands.existingContents()
-		try operands.update { contents in
-			guard contents != nil else {
-				throw missing
-			}
-
+		try operands.updateExisting { contents in
 			guard let value = contents?.removeValue(forKey: oldKey) else {
 				throw ToolError.noSuchKey(oldKey, domain: name)
 			}

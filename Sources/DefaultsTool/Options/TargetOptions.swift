@@ -73,6 +73,23 @@ struct Operands {
 		isExplicitPath ? .noSuchFile(name) : .noSuchDomain(name)
 	}
 
+	/**
+	Edits a file that must exist. Its existence is checked before locking, so
+	a command on a missing domain creates no folder or lock file; `body` runs
+	under the lock with the current (non-`nil`) contents.
+	*/
+	func updateExisting(_ body: (inout [String: PropertyListValue]?) throws -> Void) throws {
+		_ = try existingContents()
+		let missing = missing
+		try update { contents in
+			guard contents != nil else {
+				throw missing
+			}
+
+			try body(&contents)
+		}
+	}
+
 	/// Edits the file under its lock; `body` gets `nil` when there is no file yet.
 	@discardableResult
 	func update<Value>(_ body: (inout [String: PropertyListValue]?) throws -> Value) throws -> Value {

@@ -1,34 +1,36 @@
+import Defaults
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Writes `export`'s output where the user pointed it.
+/// Writes `export`'s output where the user pointed it, with the library's file operations.
 enum OutputFile {
 	/**
 	A regular file (new or existing, through symbolic links) is replaced
-	atomically, keeping its permissions; anything else that exists (a device
-	such as `/dev/stdout`, a FIFO) is written into, never replaced.
+	atomically, keeping its permissions (a new one is 0644); anything else that
+	exists (a device such as `/dev/stdout`, a FIFO) is written into, never replaced.
 	*/
 	static func write(_ data: Data, to path: String) throws {
-		let target = followingLinks(path)
+		let target = URL(fileURLWithPath: followingLinks(path))
 		var info = stat()
-		let exists = stat(target, &info) == 0
+		let exists = stat(target.path, &info) == 0
 		if exists, (info.st_mode & S_IFMT) == S_IFDIR {
 			throw ToolError.cannotWrite(path: path, reason: "it is a folder")
 		}
 
-		if exists, (info.st_mode & S_IFMT) != S_IFREG {
-			try writeInto(target, data)
-			return
+		guard FileManager.default.fileExists(atPath: target.deletingLastPathComponent().path) else {
+			throw ToolError.cannotWrite(path: path, reason: "no such folder")
 		}
 
-		let temporary = target + ".\(getpid()).tmp"
-		let mode = exists ? info.st_mode & 0o7777 : 0o644
-		try writeNew(temporary, data, mode: mode_t(mode))
-		guard rename(temporary, target) == 0 else {
-			let reason = String(cString: strerror(errno))
-			unlink(temporary)
+		do {
+			if exists, (info.st_mode & S_IFMT) != S_IFREG {
+				try POSIXFileSystem().writeInPlace(target, data: data)
+			} else {
+				try POSIXFileSystem().replaceAtomically(target, with: data, newFileMode: 0o644)
+			}
+		} catch {
+			let reason = if case .fileOperationFailed(_, _, let reason) = error { reason } else { "\(error)" }
 			throw ToolError.cannotWrite(path: path, reason: reason)
 		}
 	}
@@ -47,56 +49,5 @@ enum OutputFile {
 		}
 
 		return current
-	}
-
-	private static func writeNew(_ path: String, _ data: Data, mode: mode_t) throws {
-		let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-		guard descriptor >= 0 else {
-			throw ToolError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-		}
-
-		defer { close(descriptor) }
-		do {
-			try writeAll(data, to: descriptor, path: path)
-		} catch {
-			unlink(path)
-			throw error
-		}
-
-		fchmod(descriptor, mode)
-	}
-
-	private static func writeInto(_ path: String, _ data: Data) throws {
-		let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-		guard descriptor >= 0 else {
-			throw ToolError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-		}
-
-		defer { close(descriptor) }
-		try writeAll(data, to: descriptor, path: path)
-	}
-
-	private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-		var failure: Int32 = 0
-		data.withUnsafeBytes { bytes in
-			var offset = 0
-			while offset < bytes.count {
-				let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-				if written < 0 {
-					if errno == EINTR {
-						continue
-					}
-
-					failure = errno
-					return
-				}
-
-				offset += written
-			}
-		}
-
-		if failure != 0 {
-			throw ToolError.cannotWrite(path: path, reason: String(cString: strerror(failure)))
-		}
 	}
 }

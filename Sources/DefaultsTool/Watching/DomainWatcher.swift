@@ -42,10 +42,10 @@ final class DomainWatcher: ExternalChangeListener {
 
 		let changes = lastSeen.withLock { lastSeen in
 			defer { lastSeen = contents }
-			let keys = Set(lastSeen.keys).union(contents.keys).filter { key == nil || $0 == key }
-			return keys.sorted().compactMap { name -> Change? in
-				lastSeen[name] == contents[name] ? nil : Change(key: name, old: lastSeen[name], new: contents[name])
-			}
+			return SuiteFileContents.changedKeys(from: lastSeen, to: contents)
+				.filter { key == nil || $0 == key }
+				.sorted()
+				.map { Change(key: $0, old: lastSeen[$0], new: contents[$0]) }
 		}
 
 		for change in changes {

@@ -51,7 +51,9 @@ struct FileIdentity: Equatable, Sendable {
 }
 
 /// The real file system: POSIX calls, so every step of an atomic replace is explicit.
-struct POSIXFileSystem: PreferencesFileSystem {
+package struct POSIXFileSystem: PreferencesFileSystem {
+	package init() {}
+
 	func identity(of url: URL) -> FileIdentity? {
 		var info = stat()
 		guard stat(url.path, &info) == 0 else {
@@ -92,14 +94,22 @@ struct POSIXFileSystem: PreferencesFileSystem {
 		}
 	}
 
+	/// A new preferences file is private to the user.
 	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
-		let folder = url.deletingLastPathComponent()
-		try createFolder(folder)
+		try createFolder(url.deletingLastPathComponent())
+		try replaceAtomically(url, with: data, newFileMode: 0o600)
+	}
 
+	/**
+	Replaces the file through a temporary file in its folder (which must exist),
+	fsynced and renamed over it, then fsyncs the folder. A new file gets
+	`newFileMode`; an existing one keeps the permissions someone gave it.
+	*/
+	package func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
+		let folder = url.deletingLastPathComponent()
 		let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-		// A new file is private to the user; a file someone gave other permissions keeps them.
 		var existing = stat()
-		let mode = stat(url.path, &existing) == 0 ? mode_t(existing.st_mode & 0o777) : 0o600
+		let mode = stat(url.path, &existing) == 0 ? mode_t(existing.st_mode & 0o777) : newFileMode
 		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
 		guard descriptor >= 0 else {
 			throw failure("create", temporary)
@@ -126,6 +136,17 @@ struct POSIXFileSystem: PreferencesFileSystem {
 		}
 
 		try syncFolder(folder)
+	}
+
+	/// Writes into an existing file that cannot be replaced (a FIFO, a device such as `/dev/stdout`).
+	package func writeInPlace(_ url: URL, data: Data) throws(Defaults.PersistenceError) {
+		let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
+		guard descriptor >= 0 else {
+			throw failure("open", url)
+		}
+
+		defer { close(descriptor) }
+		try writeAll(data, to: descriptor, url: url)
 	}
 
 	func remove(_ url: URL) throws(Defaults.PersistenceError) {

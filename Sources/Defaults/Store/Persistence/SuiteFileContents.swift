@@ -3,7 +3,7 @@ import Foundation
 /// What a suite file holds, and how it is written: a binary property list,
 /// which keeps `Date` sub-second precision and `Float` values that Foundation's
 /// XML writer loses, and which Foundation reads back.
-enum SuiteFileContents {
+package enum SuiteFileContents {
 	enum Reading {
 		case missing
 		case contents([String: PropertyListValue])
@@ -40,7 +40,7 @@ enum SuiteFileContents {
 	}
 
 	/// The keys whose values differ between two snapshots (added, changed or removed).
-	static func changedKeys(from old: [String: PropertyListValue], to new: [String: PropertyListValue]) -> Set<String> {
+	package static func changedKeys(from old: [String: PropertyListValue], to new: [String: PropertyListValue]) -> Set<String> {
 		var keys = Set(new.keys.filter { old[$0] != new[$0] })
 		keys.formUnion(old.keys.filter { new[$0] == nil })
 		return keys
