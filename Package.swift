@@ -86,6 +86,7 @@ let package = Package(
 				"DefaultsMacros",
 				"DefaultsMacrosPlugin",
 				"DefaultsTesting",
+				"DefaultsTestSupport",
 				.product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
 				.product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
 			]

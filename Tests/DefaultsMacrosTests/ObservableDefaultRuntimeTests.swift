@@ -1,5 +1,6 @@
 import Defaults
 import DefaultsMacros
+import DefaultsTestSupport
 import Foundation
 import Observation
 import Testing
@@ -8,11 +9,7 @@ import Testing
 /// The suite's file goes to the test process's temporary configuration folder
 /// (the same one the library tests use), never to the user's `~/.config`.
 private let macroSuiteName: String = {
-	let folder = FileManager.default.temporaryDirectory
-		.appendingPathComponent("defaults-tests-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
-	try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-	setenv("XDG_CONFIG_HOME", folder.path, 1)
-	PreferencesLocation.folderOverride.withLock { $0 = folder }
+	_ = TestEnvironment.configHome
 	return "defaults-macro-tests.\(UUID().uuidString)"
 }()
 

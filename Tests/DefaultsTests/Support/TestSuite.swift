@@ -1,30 +1,6 @@
+import DefaultsTestSupport
 import Foundation
 @testable import Defaults
-
-/// Where every test's preference files go: a temporary folder, never the user's `~/.config`.
-///
-/// The folder is named after the process only, so the macro tests (another
-/// module in the same test process) compute and set the same one.
-enum TestEnvironment {
-	static let configHome: URL = {
-		let folder = FileManager.default.temporaryDirectory
-			.appendingPathComponent("defaults-tests-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
-		try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-		setenv("XDG_CONFIG_HOME", folder.path, 1)
-		PreferencesLocation.folderOverride.withLock { $0 = folder }
-		return folder
-	}()
-
-	static func fileURL(ofSuite name: String) -> URL {
-		configHome.appendingPathComponent("\(name).plist")
-	}
-
-	/// Removes a suite's file and the lock file next to it.
-	static func removeFiles(ofSuite name: String) {
-		try? FileManager.default.removeItem(at: fileURL(ofSuite: name))
-		try? FileManager.default.removeItem(at: configHome.appendingPathComponent(".\(name).plist.lock"))
-	}
-}
 
 /// A uniquely named suite that removes its domain and file when the test ends.
 final class TestSuite: @unchecked Sendable {

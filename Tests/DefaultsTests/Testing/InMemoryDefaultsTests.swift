@@ -1,4 +1,5 @@
 import DefaultsTesting
+import DefaultsTestSupport
 import Foundation
 import Observation
 import Testing

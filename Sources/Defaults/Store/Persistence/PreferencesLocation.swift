@@ -11,9 +11,9 @@ Like Foundation, the variables are read as they were when the process started
 the folder are refused, and so is a missing `HOME` (Foundation would write to
 `/.config`).
 */
-enum PreferencesLocation {
+package enum PreferencesLocation {
 	/// Replaces the folder for this process; the library's own tests use it to stay out of `~/.config`.
-	static let folderOverride = Locked<URL?>(nil)
+	package static let folderOverride = Locked<URL?>(nil)
 
 	/// The environment the process started with, which is what Foundation's preferences use.
 	static let launchEnvironment: [String: String] = {
