@@ -17,6 +17,7 @@ import Foundation
 //   argument-rule SUITE KEY            with -KEY given as a launch argument: writes, observes, resets; prints what it reads
 //   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
 //   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
+//   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
@@ -39,6 +40,9 @@ guard let command = arguments.first else {
 }
 
 switch command {
+case "fuzz-archives", "fuzz-values", "crafted-archives", "archive-unnameable":
+	runFuzzCommand(arguments)
+
 case "read-arguments":
 	for fixture in LaunchArgumentFixture.all + HandTypedArgument.all.map(\.fixture) {
 		say("\(fixture.name)=\(fixture.read())")

@@ -26,9 +26,10 @@ extension Defaults.Key {
 			return value
 		}
 
-		DiagnosticReporter.report(
-			.undecodableValue,
+		DiagnosticReporter.reportUndecodable(
+			object,
 			key: name,
+			in: suite,
 			"\(error); returning the default and leaving the stored value untouched"
 		)
 		return defaultValue
