@@ -6,7 +6,8 @@ Checks a whole keyed archive before it is handed to `NSKeyedUnarchiver`.
 Foundation on Linux ends the process on malformed archives instead of
 failing, so an archive is unarchived only when nothing in it can reach a trap:
 
-- the archive parses, names `NSKeyedArchiver`, version 100000, and its root is
+- the archive is a property list without the types whose parsing can crash
+  (``BinaryPropertyListCheck``), names `NSKeyedArchiver`, version 100000, and its root is
   an object of the expected class (or a subclass);
 - every reference of every object reachable from the root points inside
   `$objects`, and every such object is a plain value (string, number, data,
@@ -54,6 +55,7 @@ enum KeyedArchiveInspector {
 
 		init(archive: Data, expected: AnyClass) throws(Rejection) {
 			guard
+				BinaryPropertyListCheck.holdsOnlyArchiveTypes(archive),
 				let plist = try? PropertyListSerialization.propertyList(from: archive, format: nil),
 				let top = StoredContainer.dictionary(plist)
 			else {
