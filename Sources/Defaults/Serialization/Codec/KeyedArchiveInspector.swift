@@ -247,7 +247,7 @@ enum KeyedArchiveInspector {
 		}
 	}
 
-	/// A UID reads as `["CF$UID": n]` on Apple platforms and as an opaque object with a `value` on Linux.
+	/// A UID: an opaque object with a `value` on Linux, a `CFKeyedArchiverUID` (or `["CF$UID": n]`) on Apple platforms.
 	static func reference(_ value: Any) -> Int? {
 		if let dictionary = value as? [String: Any], dictionary.count == 1, let index = dictionary["CF$UID"] {
 			return NumericCoercion.integer(index, as: Int.self)
@@ -257,7 +257,16 @@ enum KeyedArchiveInspector {
 			return nil
 		}
 
-		let index = Mirror(reflecting: value).children.first { $0.label == "value" }?.value
-		return index.flatMap { NumericCoercion.integer($0, as: Int.self) }
+		if let index = Mirror(reflecting: value).children.first(where: { $0.label == "value" })?.value {
+			return NumericCoercion.integer(index, as: Int.self)
+		}
+
+		// Apple's `CFKeyedArchiverUID` shows its index only in its description: `<CFKeyedArchiverUID 0x…>{value = 12}`.
+		let description = String(describing: value)
+		guard let start = description.range(of: "{value = "), let end = description[start.upperBound...].firstIndex(of: "}") else {
+			return nil
+		}
+
+		return Int(description[start.upperBound..<end])
 	}
 }
