@@ -20,6 +20,8 @@ import Foundation
 //   delete-file SUITE                  deletes the suite's file, as `rm` does
 //   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
 //                                      garbage and prints "garbage TEXT"; then writes a key and flushes (which sets the garbage aside)
+//   set-aside SUITE ROUNDS             per round, under the suite's lock: writes unique garbage to the file, moves it aside with a
+//                                      millisecond timestamp as unreadable files are, prints "garbage TEXT"; no fsync, so rounds are fast
 //   write-from FOLDER SUITE KEY INT    in working directory FOLDER: writes KEY, flushes; prints "flushed" or "error REASON"
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
@@ -217,6 +219,21 @@ case "corrupt-and-flush":
 
 		defaults[key] = round
 		try Defaults.flush(suite: defaults)
+	}
+
+case "set-aside":
+	let name = arguments[1]
+	let file = preferencesFolder().appendingPathComponent("\(name).plist")
+	let formatter = DateFormatter()
+	formatter.locale = Locale(identifier: "en_US_POSIX")
+	formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
+	for round in 0..<Int(arguments[2])! {
+		let garbage = "garbage \(getpid()) \(round)"
+		try withSuiteLock(name) {
+			try Data(garbage.utf8).write(to: file)
+			_ = try POSIXFileSystem().moveAside(file, suffix: "unreadable-\(formatter.string(from: Date()))")
+		}
+		say(garbage)
 	}
 
 case "write-from":

@@ -64,6 +64,29 @@ struct SideFileTests {
 		#expect(suite.fileContents() != nil, "the suite file itself is readable")
 	}
 
+	@Test func filesSetAsideWithinOneMillisecondByConcurrentProcessesAreAllKept() throws {
+		let suite = TestSuite()
+		defer { Self.removeAsides(of: suite) }
+		let processes = 4
+		let start = Date()
+		let children = try (0..<processes).map { _ in
+			try HelperProcess.start(["set-aside", suite.name, "\(max(1, asideTrials * 5 / processes))"])
+		}
+		for child in children {
+			#expect(child.waitUntilExit() == 0, "\(child.errorOutputText)")
+		}
+
+		let written = Set(children.flatMap(\.receivedLines).filter { $0.hasPrefix("garbage ") })
+		let asides = Self.folderEntries(startingWith: "\(suite.name).unreadable-")
+		let kept = Set(asides.compactMap { FileManager.default.contents(atPath: TestEnvironment.configHome.appendingPathComponent($0).path) }
+			.map { String(decoding: $0, as: UTF8.self) })
+		let lost = written.subtracting(kept)
+		let sharedNames = asides.filter { $0.contains(".000-") || $0.wholeMatch(of: /.*\d{3}-\d+\.plist/) != nil }.count
+		print("measured: \(written.count) files set aside by \(processes) processes in \(Int(Date().timeIntervalSince(start) * 1000)) ms, \(sharedNames) in a millisecond already taken: \(lost.count) lost")
+		#expect(lost.isEmpty, "\(lost.count) of \(written.count) set-aside files were overwritten")
+		#expect(asides.count == written.count)
+	}
+
 	@Test func temporariesOfKilledWritersAreRemovedAtTheNextStart() throws {
 		let suite = TestSuite()
 		defer {

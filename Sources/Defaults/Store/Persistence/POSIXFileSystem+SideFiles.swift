@@ -85,7 +85,7 @@ extension POSIXFileSystem {
 	free name (`-2`, `-3`, …) is tried; the rename then only replaces the
 	claim.
 	*/
-	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
+	package func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
 		let folder = url.deletingLastPathComponent()
 		let name = url.deletingPathExtension().lastPathComponent
 		for attempt in 1...10_000 {
