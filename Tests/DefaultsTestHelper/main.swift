@@ -18,6 +18,12 @@ import Foundation
 //   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
 //   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
+//   delete-file SUITE                  deletes the suite's file, as `rm` does
+//   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
+//                                      garbage and prints "garbage TEXT"; then writes a key and flushes (which sets the garbage aside)
+//   set-aside SUITE ROUNDS             per round, under the suite's lock: writes unique garbage to the file, moves it aside with a
+//                                      millisecond timestamp as unreadable files are, prints "garbage TEXT"; no fsync, so rounds are fast
+//   write-from FOLDER SUITE KEY INT    in working directory FOLDER: writes KEY, flushes; prints "flushed" or "error REASON"
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
@@ -31,6 +37,24 @@ func suite(_ name: String) -> UserDefaults {
 	}
 
 	return suite
+}
+
+/// The folder the tests point this process's preferences to.
+func preferencesFolder() -> URL {
+	URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!, isDirectory: true)
+}
+
+/// Runs `body` holding the suite's inter-process lock, as the library and the `defaults` tool do around every edit.
+func withSuiteLock<T>(_ name: String, _ body: () throws -> T) throws -> T {
+	let descriptor = open(preferencesFolder().appendingPathComponent(".\(name).plist.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+	guard descriptor >= 0 else {
+		throw POSIXError(.EACCES)
+	}
+
+	defer { close(descriptor) }
+	while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+	defer { flock(descriptor, LOCK_UN) }
+	return try body()
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -172,6 +196,65 @@ case "burst":
 	try Defaults.flush(suite: defaults)
 	let flushed = DispatchTime.now().uptimeNanoseconds
 	say("writes \(writes) write_loop_ms \((written - start) / 1_000_000) final_flush_ms \((flushed - written) / 1_000_000)")
+
+case "delete-file":
+	unlink(preferencesFolder().appendingPathComponent("\(arguments[1]).plist").path)
+
+case "corrupt-and-flush":
+	let name = arguments[1]
+	let defaults = suite(name)
+	let key = Defaults.Key<Int>("round\(getpid())", default: -1, suite: defaults)
+	let file = preferencesFolder().appendingPathComponent("\(name).plist")
+	for round in 0..<Int(arguments[2])! {
+		let garbage = "garbage \(getpid()) \(round)"
+		let wrote = try withSuiteLock(name) {
+			// Garbage still waiting to be set aside is another writer's: replacing it would lose it here, not in the library.
+			let current = FileManager.default.contents(atPath: file.path)
+			guard current == nil || (try? PropertyListSerialization.propertyList(from: current!, format: nil)) is [String: Any] else {
+				return false
+			}
+
+			try POSIXFileSystem().replaceAtomically(file, with: Data(garbage.utf8), newFileMode: 0o600)
+			return true
+		}
+		if wrote {
+			say(garbage)
+		}
+
+		defaults[key] = round
+		try Defaults.flush(suite: defaults)
+	}
+
+case "set-aside":
+	let name = arguments[1]
+	let file = preferencesFolder().appendingPathComponent("\(name).plist")
+	let formatter = DateFormatter()
+	formatter.locale = Locale(identifier: "en_US_POSIX")
+	formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
+	for round in 0..<Int(arguments[2])! {
+		let garbage = "garbage \(getpid()) \(round)"
+		try withSuiteLock(name) {
+			try Data(garbage.utf8).write(to: file)
+			_ = try POSIXFileSystem().moveAside(file, suffix: "unreadable-\(formatter.string(from: Date()))")
+		}
+		say(garbage)
+	}
+
+case "write-from":
+	guard chdir(arguments[1]) == 0 else {
+		say("error cannot enter \(arguments[1])")
+		exit(1)
+	}
+
+	let defaults = suite(arguments[2])
+	defaults[Defaults.Key<Int>(arguments[3], default: -1, suite: defaults)] = Int(arguments[4])!
+	do {
+		try Defaults.flush(suite: defaults)
+		say("flushed")
+	} catch {
+		say("error \(error)")
+		exit(1)
+	}
 
 default:
 	FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))

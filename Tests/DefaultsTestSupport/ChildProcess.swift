@@ -124,6 +124,11 @@ public final class ChildProcess: @unchecked Sendable {
 		return Result(status: status, outputData: process.output.data, errorOutput: process.errorOutputText)
 	}
 
+	/// The process's id.
+	public var processIdentifier: pid_t {
+		pid
+	}
+
 	/// Everything printed to standard output so far.
 	public var outputText: String {
 		output.text

@@ -19,6 +19,9 @@ extension Defaults {
 		/// Neither `XDG_CONFIG_HOME` (absolute) nor `HOME` is set, so there is no preferences folder.
 		case noPreferencesFolder
 
+		/// The variable that locates the preferences folder (`HOME`) holds a relative path, which would put the files below whatever the working directory is.
+		case relativePreferencesFolder(variable: String, path: String)
+
 		/// The suite's name cannot be determined, so its file cannot be found.
 		case unknownSuite
 
@@ -34,6 +37,8 @@ extension Defaults {
 				"suite name '\(name)' would escape the preferences folder: use a name without '/' that is not empty, '.' or '..'"
 			case .noPreferencesFolder:
 				"no preferences folder: set HOME or an absolute XDG_CONFIG_HOME (refusing to write to /.config)"
+			case .relativePreferencesFolder(let variable, let path):
+				"no preferences folder: \(variable) is the relative path '\(path)', which would put preferences below the working directory; set it, or XDG_CONFIG_HOME, to an absolute path"
 			case .unknownSuite:
 				"the suite's name cannot be determined; create it with UserDefaults(suiteName:) or Defaults.suite(named:)"
 			case .fileOperationFailed(let operation, let path, let reason):

@@ -26,8 +26,11 @@ protocol PreferencesFileSystem: Sendable {
 	/// Deletes the file; a missing file is not an error.
 	func remove(_ url: URL) throws(Defaults.PersistenceError)
 
-	/// Renames the file next to itself with `suffix` inserted before the extension, keeping it for the user.
+	/// Renames the file next to itself with `suffix` inserted before the extension, keeping it for the user; never replaces another file.
 	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL
+
+	/// Deletes temporary files of `url` whose writer is gone; called while holding the suite's inter-process lock.
+	func removeAbandonedTemporaries(of url: URL)
 
 	/// Runs `body` while holding the suite's inter-process lock.
 	func withExclusiveLock<Result>(
@@ -107,7 +110,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	*/
 	package func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
 		let folder = url.deletingLastPathComponent()
-		let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+		let temporary = TemporaryFileName.make(for: url)
 		var existing = stat()
 		let mode = stat(url.path, &existing) == 0 ? mode_t(existing.st_mode & 0o777) : newFileMode
 		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -155,16 +158,6 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		}
 
 		try syncFolder(url.deletingLastPathComponent())
-	}
-
-	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
-		let name = url.deletingPathExtension().lastPathComponent
-		let aside = url.deletingLastPathComponent().appendingPathComponent("\(name).\(suffix).\(url.pathExtension)")
-		guard rename(url.path, aside.path) == 0 else {
-			throw failure("move aside", url)
-		}
-
-		return aside
 	}
 
 	func withExclusiveLock<Result>(
@@ -239,7 +232,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		}
 	}
 
-	private func failure(_ operation: String, _ url: URL) -> Defaults.PersistenceError {
+	func failure(_ operation: String, _ url: URL) -> Defaults.PersistenceError {
 		.fileOperationFailed(operation: operation, path: url.path, reason: String(cString: strerror(errno)))
 	}
 }

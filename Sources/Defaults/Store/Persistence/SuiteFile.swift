@@ -130,7 +130,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		let identity = fileSystem.identity(of: url)
 		guard
 			identity != state.withLock({ $0.lastKnownIdentity }),
-			case .contents(let contents) = SuiteFileContents.decode(try? fileSystem.read(url))
+			let contents = contentsAfterExternalChange(identity: identity)
 		else {
 			fileLock.unlock()
 			return
@@ -149,6 +149,33 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		apply(external)
 	}
 
+	/**
+	The file's values after another process changed it, or `nil` when they
+	cannot be known (it does not parse, or reading failed).
+
+	A deleted file (`rm`, `defaults delete`) holds no values: every key it held
+	changes to absent. Only a file that is really gone counts as deleted; a
+	read error must not be mistaken for one, or the next flush would write the
+	suite back without its keys.
+	*/
+	private func contentsAfterExternalChange(identity: FileIdentity?) -> [String: PropertyListValue]? {
+		let data: Data?
+		do {
+			data = try fileSystem.read(url)
+		} catch {
+			return nil
+		}
+
+		switch SuiteFileContents.decode(data) {
+		case .missing:
+			return identity == nil ? [:] : nil
+		case .contents(let contents):
+			return contents
+		case .unreadable:
+			return nil
+		}
+	}
+
 	/// Applies the pending changes to the file; returns the keys other processes changed meanwhile.
 	private func writePending() throws(Defaults.PersistenceError) -> [String: ExternalChange] {
 		let pending = state.withLock { $0.pending }
@@ -157,6 +184,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		}
 
 		return try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) in
+			fileSystem.removeAbandonedTemporaries(of: url)
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
 			let identity = fileSystem.identity(of: url)
