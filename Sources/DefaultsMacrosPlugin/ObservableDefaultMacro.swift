@@ -142,20 +142,15 @@ public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
 		variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
 	}
 
-	/// Whether `variable` is `_name`, the storage @Observable made for a sibling `name` that lacks @ObservationIgnored.
+	/// Whether `variable` is the storage @Observable generated (`_name`, with this attribute copied) for a property that lacks @ObservationIgnored.
 	private static func isObservationStorage(of variable: VariableDeclSyntax, in context: some MacroExpansionContext) -> Bool {
-		guard let storageName = name(of: variable), storageName.hasPrefix("_"),
-			let members = context.lexicalContext.first?.asProtocol((any DeclGroupSyntax).self)?.memberBlock.members
+		guard name(of: variable)?.hasPrefix("_") == true,
+			let location = context.location(of: variable, at: .afterLeadingTrivia, filePathMode: .fileID)
 		else {
 			return false
 		}
 
-		return members.contains { member in
-			guard let sibling = member.decl.as(VariableDeclSyntax.self) else {
-				return false
-			}
-
-			return name(of: sibling) == String(storageName.dropFirst()) && has("ObservableDefault", sibling) && !has("ObservationIgnored", sibling)
-		}
+		// The compiler names the source of a macro's expansion after the macro.
+		return location.file.description.contains("ObservationTracked")
 	}
 }
