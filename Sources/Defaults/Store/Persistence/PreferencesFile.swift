@@ -14,7 +14,7 @@ A file that does not parse is never rewritten: reading and editing it throw
 */
 package struct PreferencesFile: Sendable {
 	package let url: URL
-	private let fileSystem: any PreferencesFileSystem
+	let fileSystem: any PreferencesFileSystem
 
 	/// A file at an explicit location.
 	package init(url: URL) {

@@ -37,6 +37,14 @@ protocol PreferencesFileSystem: Sendable {
 		for url: URL,
 		_ body: () throws(Defaults.PersistenceError) -> Result
 	) throws(Defaults.PersistenceError) -> Result
+
+	/// Deletes the suite's lock file; called only inside ``withExclusiveLock(for:_:)``, when the suite's file is gone.
+	func removeLockFile(for url: URL) throws(Defaults.PersistenceError)
+}
+
+extension PreferencesFileSystem {
+	/// File systems without lock files have none to remove.
+	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {}
 }
 
 /// A version of a file: an atomic replace always changes it (a new inode), so
@@ -166,7 +174,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	) throws(Defaults.PersistenceError) -> Result {
 		let folder = url.deletingLastPathComponent()
 		try createFolder(folder)
-		let lockURL = folder.appendingPathComponent(".\(url.lastPathComponent).lock")
+		let lockURL = Self.lockURL(for: url)
 		let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
 		guard descriptor >= 0 else {
 			throw failure("open the lock", lockURL)
@@ -179,8 +187,32 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 			}
 		}
 
+		// A lock file deleted with its suite (`defaults delete`) while this process waited guards nothing: lock the current one.
+		guard isCurrentFile(descriptor, at: lockURL) else {
+			flock(descriptor, LOCK_UN)
+			return try withExclusiveLock(for: url, body)
+		}
+
 		defer { flock(descriptor, LOCK_UN) }
 		return try body()
+	}
+
+	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {
+		let lockURL = Self.lockURL(for: url)
+		guard unlink(lockURL.path) == 0 || errno == ENOENT else {
+			throw failure("delete the lock", lockURL)
+		}
+	}
+
+	private static func lockURL(for url: URL) -> URL {
+		url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
+	}
+
+	/// Whether `path` still names the file open as `descriptor`.
+	private func isCurrentFile(_ descriptor: Int32, at path: URL) -> Bool {
+		var open = stat()
+		var named = stat()
+		return fstat(descriptor, &open) == 0 && stat(path.path, &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
 	}
 
 	/// Creates missing folders with mode 0700; existing ones are left as they are.
