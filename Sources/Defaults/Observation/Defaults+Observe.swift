@@ -30,11 +30,12 @@ extension Defaults {
 
 	- **Called from an actor** — a `@MainActor` type, an `actor`, a global
 	  actor: the handler always runs on that actor, so it may use the actor's
-	  state. A change made on that actor's thread while it runs — for the main
-	  actor, any write on the main thread — is delivered synchronously, before
-	  the write returns. A change made elsewhere (a background thread, a
-	  detached task, another actor, another process) is delivered later: it is
-	  enqueued to the actor and delivered shortly after, in order.
+	  state. For the main actor, a change made on the main actor (the main
+	  thread or main queue) is delivered synchronously, before the write
+	  returns. Any other change — from a background thread, a detached task,
+	  another process, and for other actors even from the actor itself — is
+	  delivered later: it is enqueued to the actor and delivered shortly after,
+	  in order.
 	- **Called from nonisolated code**: the handler runs synchronously on the
 	  thread that made the change, before the write returns, possibly on
 	  several threads at once. Make it safe to run anywhere: mark the closure

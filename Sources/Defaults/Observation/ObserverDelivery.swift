@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /**
@@ -8,7 +9,7 @@ observer was registered from.
   synchronously on the writing thread, before the write returns.
 - Registered on an actor (the main actor, an `actor`, a global actor): the
   handler runs only while isolated to that actor. A change made on the main
-  thread to a main-actor observer is delivered before the write returns; any
+  actor to a main-actor observer is delivered before the write returns; any
   other change is queued, and one task on the actor runs the queue in order.
 
 The queue is per observer, so the changes of a key reach it in the order they
@@ -66,7 +67,7 @@ final class ObserverDelivery<Change>: ChangeReceiver, @unchecked Sendable {
 			return
 		}
 
-		if actor is MainActor, Thread.isMainThread {
+		if actor is MainActor, MainQueue.isCurrent {
 			queue.withLock { $0.pending.append(change) }
 			MainActor.assumeIsolated {
 				runPending()
@@ -145,5 +146,22 @@ final class ObserverDelivery<Change>: ChangeReceiver, @unchecked Sendable {
 		}) {
 			handler(change)
 		}
+	}
+}
+
+/**
+Whether the caller runs on the main queue, which runs the main actor's jobs.
+
+Not just `Thread.isMainThread`: on Linux, once the main thread hands the main
+queue to `dispatchMain()` (as test runners do), the main actor runs on another
+thread.
+*/
+private enum MainQueue {
+	private static let key = DispatchSpecificKey<Bool>()
+	private static let marked: Void = DispatchQueue.main.setSpecific(key: key, value: true)
+
+	static var isCurrent: Bool {
+		_ = marked
+		return Thread.isMainThread || DispatchQueue.getSpecific(key: key) == true
 	}
 }

@@ -95,13 +95,16 @@ struct ObserveCallSitesCompileTests {
 		try defaults9CallSites.write(to: source, atomically: true, encoding: .utf8)
 
 		let modules = ChildProcess.executable(named: "DefaultsTestHelper").deletingLastPathComponent().appendingPathComponent("Modules")
-		let result = try ChildProcess.run(
-			try #require(Self.swiftc(), "swiftc not found on PATH"),
-			["-typecheck", "-swift-version", languageMode, "-warnings-as-errors", "-I", modules.path, source.path],
-			environment: ProcessInfo.processInfo.environment
-		)
+		let compiler = Process()
+		compiler.executableURL = URL(fileURLWithPath: try #require(Self.swiftc(), "swiftc not found on PATH"))
+		compiler.arguments = ["-typecheck", "-swift-version", languageMode, "-warnings-as-errors", "-I", modules.path, source.path]
+		let errors = Pipe()
+		compiler.standardError = errors
+		try compiler.run()
+		let diagnostics = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+		compiler.waitUntilExit()
 
-		#expect(result.status == 0, "\(result.errorOutput)")
+		#expect(compiler.terminationStatus == 0, "\(diagnostics)")
 	}
 
 	private static func swiftc() -> String? {

@@ -211,10 +211,14 @@ struct ObserverIsolationTests {
 
 	@Test func nonisolatedObserverRunsSynchronouslyOnTheWritingThread() async {
 		let suite = TestSuite()
-		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		// One key per writer: with several writers on one key, a change reports the value read just after it, which may be another writer's.
+		let keys = (0..<4).map { _ in Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults) }
 		let seen = Recorder<(value: Int, writer: Int)>()
-		let observation = Defaults.observe(key, options: []) { @Sendable change in
-			seen.append((change.newValue, WriterMarker.id))
+		// `isolation: nil`: what a synchronous nonisolated caller gets by default; stated, since an async test may inherit its runner's isolation.
+		let observations = keys.map { key in
+			Defaults.observe(key, options: [], isolation: nil) { @Sendable change in
+				seen.append((change.newValue, WriterMarker.id))
+			}
 		}
 
 		await withTaskGroup(of: Void.self) { group in
@@ -223,7 +227,7 @@ struct ObserverIsolationTests {
 					for step in 0..<writesPerWriter {
 						let value = writer * 1_000_000 + step
 						WriterMarker.$id.withValue(writer) {
-							Defaults[key] = value
+							Defaults[keys[writer]] = value
 						}
 						// Delivered before the write returned.
 						#expect(seen.values.contains { $0.value == value })
@@ -235,6 +239,8 @@ struct ObserverIsolationTests {
 		// The handler ran inside each writer's task: it saw that writer's task-local marker.
 		#expect(seen.count == 4 * writesPerWriter)
 		#expect(seen.values.allSatisfy { $0.writer == $0.value / 1_000_000 })
-		observation.invalidate()
+		for observation in observations {
+			observation.invalidate()
+		}
 	}
 }
