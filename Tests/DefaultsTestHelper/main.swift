@@ -140,7 +140,8 @@ case "write":
 case "observe":
 	let defaults = suite(arguments[1])
 	let key = Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)
-	let observation = Defaults.observe(key, options: []) { change in
+	// The main thread sleeps below, so the handler must run on the writing thread rather than the main actor.
+	let observation = Defaults.observe(key, options: [], isolation: nil) { @Sendable change in
 		say("change \(change.oldValue) \(change.newValue)")
 	}
 	say("ready")
