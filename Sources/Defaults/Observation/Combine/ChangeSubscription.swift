@@ -111,21 +111,10 @@ final class ChangeSubscription<Downstream: Subscriber>: Subscription, ChangeRece
 		cancel()
 	}
 
+	/// Called once, before the subscriber receives the subscription (so before it can cancel).
 	func register() {
 		let registrations = registerWeakly(self, for: publisher.keys, wantsPrior: publisher.options.contains(.prior))
-
-		let isCancelled = state.withLock { state in
-			guard state.downstream != nil else {
-				return true
-			}
-
-			state.registrations = registrations
-			return false
-		}
-
-		if isCancelled {
-			Self.unregister(registrations)
-		}
+		state.withLock { $0.registrations = registrations }
 	}
 
 	func request(_ demand: Subscribers.Demand) {
