@@ -1,6 +1,13 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import CompilerPluginSupport
 import PackageDescription
+
+/// OpenCombine stands in for Combine where Apple's is missing, and only with the `Combine` trait.
+let openCombineWithTrait: Target.Dependency = .product(
+	name: "OpenCombine",
+	package: "OpenCombine",
+	condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["Combine"])
+)
 
 let package = Package(
 	name: "Defaults",
@@ -17,13 +24,21 @@ let package = Package(
 		.library(name: "DefaultsTesting", targets: ["DefaultsTesting"]),
 		.executable(name: "defaults", targets: ["DefaultsTool"]),
 	],
+	// Off by default: without it nothing beyond Foundation is resolved or built.
+	traits: [
+		.trait(name: "Combine", description: "Defaults.publisher(…) through OpenCombine where Apple’s Combine is missing (Apple platforms always have it)."),
+	],
 	dependencies: [
 		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
 		.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
 		.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+		.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
 	],
 	targets: [
-		.target(name: "Defaults"),
+		.target(
+			name: "Defaults",
+			dependencies: [openCombineWithTrait]
+		),
 		.macro(
 			name: "DefaultsMacrosPlugin",
 			dependencies: [
@@ -73,6 +88,7 @@ let package = Package(
 				"DefaultsTesting",
 				"DefaultsTestSupport",
 				.product(name: "PropertyBased", package: "swift-property-based"),
+				openCombineWithTrait,
 			]
 		),
 		.testTarget(
