@@ -33,6 +33,8 @@ let package = Package(
 		.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
 		.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
 		.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+		// `swift package generate-documentation --target Defaults`; builds nothing unless run.
+		.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
 	],
 	targets: [
 		.target(

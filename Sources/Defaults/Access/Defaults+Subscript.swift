@@ -29,6 +29,7 @@ extension Defaults {
 	}
 }
 
+/// Typed access to any suite through a key: `suite[.key]`.
 extension UserDefaults {
 	/**
 	Reads or writes a key in this suite (rather than the key's own).

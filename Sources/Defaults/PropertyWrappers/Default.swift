@@ -95,7 +95,7 @@ extension Default where Value: Equatable {
 
 extension Default where Value: Sendable {
 	/**
-	The key's values as an asynchronous sequence; see ``Defaults/updates(_:initial:)``.
+	The key's values as an asynchronous sequence; see ``Defaults/updates(_:initial:)->AsyncStream<Value>``.
 
 	```swift
 	for await volume in $volume.updates() { … }
