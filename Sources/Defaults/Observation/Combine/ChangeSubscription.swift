@@ -45,7 +45,7 @@ waits for the first demand.
 publisher's closures only read the store, which any thread may do; they
 capture the key's generic type, which Swift cannot prove `Sendable`.
 */
-final class ChangeSubscription<Downstream: Subscriber>: Subscription, ChangeReceiver, @unchecked Sendable where Downstream.Failure == Never {
+final class ChangeSubscription<Downstream: Subscriber>: Subscription, PublisherChangeSink, @unchecked Sendable where Downstream.Failure == Never {
 	typealias Output = Downstream.Input
 
 	private enum Pending {
@@ -182,12 +182,12 @@ final class ChangeSubscription<Downstream: Subscriber>: Subscription, ChangeRece
 }
 
 /// What the change engine calls back: non-generic, so the callback captures no generic type.
-protocol ChangeReceiver: AnyObject, Sendable {
+protocol PublisherChangeSink: AnyObject, Sendable {
 	func receiveChange(_ change: RawChange)
 }
 
 /// Registers `receiver` for every key in `keys`, held weakly: the engine keeps no subscription alive.
-private func registerWeakly(_ receiver: any ChangeReceiver, for keys: [ObservedKey], wantsPrior: Bool) -> [(key: ObservedKey, id: UInt64)] {
+private func registerWeakly(_ receiver: any PublisherChangeSink, for keys: [ObservedKey], wantsPrior: Bool) -> [(key: ObservedKey, id: UInt64)] {
 	keys.map { key in
 		(key: key, id: ChangeEngine.add(for: key, wantsPrior: wantsPrior) { [weak receiver] change in
 			receiver?.receiveChange(change)

@@ -39,7 +39,7 @@ extension PreferencesFile {
 				try fileSystem.remove(url)
 				deletion = .deleted
 			case .unreadable:
-				deletion = .movedAside(try moveAsideWithoutReplacing())
+				deletion = .movedAside(try fileSystem.moveUnreadableAside(url))
 			}
 
 			removeStaleTemporaries()
@@ -48,38 +48,11 @@ extension PreferencesFile {
 		}
 	}
 
-	/// Renames the file to a free `<suite>.unreadable-yyyyMMdd'T'HHmmss.SSS.plist` (a later millisecond when one is taken).
-	private func moveAsideWithoutReplacing() throws(Defaults.PersistenceError) -> URL {
-		let formatter = DateFormatter()
-		formatter.locale = Locale(identifier: "en_US_POSIX")
-		formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
-		let name = url.deletingPathExtension().lastPathComponent
-		let folder = url.deletingLastPathComponent()
-		var time = Date()
-		for _ in 0..<1000 {
-			let aside = folder.appendingPathComponent("\(name).unreadable-\(formatter.string(from: time)).\(url.pathExtension)")
-			// `link` fails when the name is taken, where `rename` would replace what is there.
-			if link(url.path, aside.path) == 0 {
-				try fileSystem.remove(url)
-				return aside
-			}
-
-			guard errno == EEXIST else {
-				break
-			}
-
-			time += 0.001
-		}
-
-		throw .fileOperationFailed(operation: "move aside", path: url.path, reason: String(cString: strerror(errno)))
-	}
-
-	/// Temporary files of this suite's atomic replaces (`.<file>.<pid>.<random>.tmp`): while the lock is held, none is in use.
+	/// Temporary files of this suite's atomic replaces: while the lock is held, none is in use.
 	private func removeStaleTemporaries() {
 		let folder = url.deletingLastPathComponent()
-		let prefix = ".\(url.lastPathComponent)."
 		let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-		for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+		for name in names where TemporaryFileName.writer(of: name, temporaryOf: url) != nil {
 			unlink(folder.appendingPathComponent(name).path)
 		}
 	}

@@ -43,6 +43,16 @@ protocol PreferencesFileSystem: Sendable {
 }
 
 extension PreferencesFileSystem {
+	/// Sets an unreadable file aside as `<suite>.unreadable-<yyyyMMdd'T'HHmmss.SSS>[-N].plist`, the one name the library and the tool use.
+	func moveUnreadableAside(_ url: URL) throws(Defaults.PersistenceError) -> URL {
+		let formatter = DateFormatter()
+		formatter.locale = Locale(identifier: "en_US_POSIX")
+		formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
+		return try moveAside(url, suffix: "unreadable-\(formatter.string(from: Date()))")
+	}
+}
+
+extension PreferencesFileSystem {
 	/// File systems without lock files have none to remove.
 	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {}
 }

@@ -240,10 +240,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 	private func recoverFromUnreadableFile(_ data: Data) throws(Defaults.PersistenceError) -> [String: PropertyListValue] {
 		var message = "the file \(url.path) is not a readable property list (\(data.count) bytes)"
 		if !data.isEmpty {
-			let formatter = DateFormatter()
-			formatter.locale = Locale(identifier: "en_US_POSIX")
-			formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
-			let aside = try fileSystem.moveAside(url, suffix: "unreadable-\(formatter.string(from: Date()))")
+			let aside = try fileSystem.moveUnreadableAside(url)
 			message += "; moved aside to \(aside.path)"
 		}
 
