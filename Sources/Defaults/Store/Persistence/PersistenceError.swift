@@ -31,6 +31,12 @@ extension Defaults {
 		/// The file exists but is not a property-list dictionary (empty, truncated, or another format).
 		case unreadableFile(path: String)
 
+		/// The path holds a FIFO, socket, device or folder: the library opens regular files only, so it never blocks on one.
+		case notARegularFile(path: String)
+
+		/// Another process held the suite's lock (at `path`) longer than the library waits; the changes stay in memory and are retried.
+		case lockTimedOut(path: String, seconds: Double)
+
 		public var description: String {
 			switch self {
 			case .invalidSuiteName(let name):
@@ -45,6 +51,10 @@ extension Defaults {
 				"could not \(operation) \(path): \(reason)"
 			case .unreadableFile(let path):
 				"\(path) is not a readable property list; it was left as it is"
+			case .notARegularFile(let path):
+				"\(path) is not a regular file (a FIFO, socket, device or folder); it was not opened and was left as it is"
+			case .lockTimedOut(let path, let seconds):
+				"another process held the lock \(path) for more than \(seconds) s (a stopped process, a debugger?)"
 			}
 		}
 	}
