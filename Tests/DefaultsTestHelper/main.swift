@@ -305,6 +305,8 @@ case "write-from":
 	} catch {
 		say("error \(error)")
 		exit(1)
+	}
+
 case "write-signal":
 	let defaults = suite(arguments[1])
 	let signal = signalNumber(arguments[4])

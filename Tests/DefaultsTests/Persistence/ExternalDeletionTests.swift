@@ -120,10 +120,19 @@ final class SwitchableFileSystem: PreferencesFileSystem {
 		try real.moveAside(url, suffix: suffix)
 	}
 
+	func removeAbandonedTemporaries(of url: URL) {
+		real.removeAbandonedTemporaries(of: url)
+	}
+
 	func withExclusiveLock<Result>(
 		for url: URL,
+		waitingUntil deadline: ContinuousClock.Instant,
 		_ body: () throws(Defaults.PersistenceError) -> Result
 	) throws(Defaults.PersistenceError) -> Result {
-		try real.withExclusiveLock(for: url, body)
+		try real.withExclusiveLock(for: url, waitingUntil: deadline, body)
+	}
+
+	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {
+		try real.removeLockFile(for: url)
 	}
 }
