@@ -386,11 +386,12 @@ case "observer-writes-at-exit":
 	let reaction = Defaults.Key<Int>("reaction", default: 0, suite: defaults)
 	let mine = Defaults.Key<Int>("mine", default: 0, suite: defaults)
 	let watcherIsBusy = DispatchSemaphore(value: 0)
-	let slowObservation = Defaults.observe(slow, options: []) { _ in
+	// Not on the main actor (top-level code's), whose thread this command blocks: the handlers run on the watcher thread.
+	let slowObservation = Defaults.observe(slow, options: [], isolation: nil) { @Sendable _ in
 		watcherIsBusy.signal()
 		sleep(5)
 	}
-	let reactingObservation = Defaults.observe(watched, options: []) { change in
+	let reactingObservation = Defaults.observe(watched, options: [], isolation: nil) { @Sendable change in
 		Defaults[reaction] = change.newValue
 	}
 	defaults[mine] = 1
