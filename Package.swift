@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import CompilerPluginSupport
 import PackageDescription
 
@@ -16,14 +16,31 @@ let package = Package(
 		.library(name: "DefaultsMacros", targets: ["DefaultsMacros"]),
 		.library(name: "DefaultsTesting", targets: ["DefaultsTesting"]),
 		.executable(name: "defaults", targets: ["DefaultsTool"]),
+		// PostgreSQL remote store: a separate product behind the `Postgres` trait (below).
+		.library(name: "DefaultsPostgres", targets: ["DefaultsPostgres"]),
+	],
+	// `Postgres` enables the DefaultsPostgres product. Its dependencies are guarded by the trait, so a package
+	// that uses `Defaults` without it neither resolves nor builds postgres-nio (SwiftPM 6.2+ prunes them).
+	traits: [
+		.trait(name: "Postgres", description: "The PostgreSQL remote store (product DefaultsPostgres), built on postgres-nio."),
 	],
 	dependencies: [
 		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
 		.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
 		.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+		.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+		.package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
 	],
 	targets: [
 		.target(name: "Defaults"),
+		.target(
+			name: "DefaultsPostgres",
+			dependencies: [
+				"Defaults",
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+				.product(name: "Logging", package: "swift-log", condition: .when(traits: ["Postgres"])),
+			]
+		),
 		.macro(
 			name: "DefaultsMacrosPlugin",
 			dependencies: [
@@ -54,6 +71,16 @@ let package = Package(
 			dependencies: ["Defaults"],
 			path: "Benchmarks/DefaultsBenchmarks"
 		),
+		// `scripts/postgres run swift run -c release DefaultsPostgresBenchmarks`: the PostgreSQL store next to the shared folder.
+		.executableTarget(
+			name: "DefaultsPostgresBenchmarks",
+			dependencies: [
+				"Defaults",
+				"DefaultsPostgres",
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+			],
+			path: "Benchmarks/DefaultsPostgresBenchmarks"
+		),
 		// Spawns the executables the tests run as separate processes.
 		.target(
 			name: "DefaultsTestSupport",
@@ -73,6 +100,26 @@ let package = Package(
 				"DefaultsTesting",
 				"DefaultsTestSupport",
 				.product(name: "PropertyBased", package: "swift-property-based"),
+			]
+		),
+		// PostgreSQL store tests: against the throwaway server scripts/postgres starts (scripts/test does).
+		.executableTarget(
+			name: "DefaultsPostgresTestHelper",
+			dependencies: [
+				"Defaults",
+				"DefaultsPostgres",
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+			],
+			path: "Tests/DefaultsPostgresTestHelper"
+		),
+		.testTarget(
+			name: "DefaultsPostgresTests",
+			dependencies: [
+				"Defaults",
+				"DefaultsPostgres",
+				"DefaultsTesting",
+				"DefaultsTestSupport",
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
 			]
 		),
 		.testTarget(
