@@ -54,7 +54,8 @@ enum PostgresTestServer {
 	/// The environment for a child process: the server's exports (and the tests' configuration folder).
 	static func childEnvironment(overriding overrides: [String: String] = [:]) -> [String: String] {
 		var environment = environment
-		environment["XDG_CONFIG_HOME"] = environment["XDG_CONFIG_HOME"] ?? TestEnvironment.configHome.path
+		// The tests' own folder, where their cleanup looks for the children's suite files.
+		environment["XDG_CONFIG_HOME"] = TestEnvironment.configHome.path
 		environment.merge(overrides) { _, new in new }
 		return environment
 	}
