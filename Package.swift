@@ -2,6 +2,13 @@
 import CompilerPluginSupport
 import PackageDescription
 
+/// OpenCombine stands in for Combine where Apple's is missing, and only with the `Combine` trait.
+let openCombineWithTrait: Target.Dependency = .product(
+	name: "OpenCombine",
+	package: "OpenCombine",
+	condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["Combine"])
+)
+
 let package = Package(
 	name: "Defaults",
 	platforms: [
@@ -19,20 +26,28 @@ let package = Package(
 		// PostgreSQL remote store: a separate product behind the `Postgres` trait (below).
 		.library(name: "DefaultsPostgres", targets: ["DefaultsPostgres"]),
 	],
-	// `Postgres` enables the DefaultsPostgres product. Its dependencies are guarded by the trait, so a package
-	// that uses `Defaults` without it neither resolves nor builds postgres-nio (SwiftPM 6.2+ prunes them).
+	// Both off by default: without them nothing beyond Foundation is resolved or built for `Defaults`.
+	// Their dependencies are guarded by the trait, so a package that does not enable one neither
+	// resolves nor builds them (SwiftPM 6.2+ prunes them).
 	traits: [
+		.trait(name: "Combine", description: "Defaults.publisher(…) through OpenCombine where Apple’s Combine is missing (Apple platforms always have it)."),
 		.trait(name: "Postgres", description: "The PostgreSQL remote store (product DefaultsPostgres), built on postgres-nio."),
 	],
 	dependencies: [
 		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
 		.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
 		.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+		.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
 		.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
 		.package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+		// `swift package generate-documentation --target Defaults`; builds nothing unless run.
+		.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
 	],
 	targets: [
-		.target(name: "Defaults"),
+		.target(
+			name: "Defaults",
+			dependencies: [openCombineWithTrait]
+		),
 		.target(
 			name: "DefaultsPostgres",
 			dependencies: [
@@ -100,6 +115,7 @@ let package = Package(
 				"DefaultsTesting",
 				"DefaultsTestSupport",
 				.product(name: "PropertyBased", package: "swift-property-based"),
+				openCombineWithTrait,
 			]
 		),
 		// PostgreSQL store tests: against the throwaway server scripts/postgres starts (scripts/test does).

@@ -25,6 +25,10 @@ final class UnicornManager {
 	var hasUnicorn: Bool
 }
 ```
+
+A write made with a raw `UserDefaults` setter (`set(_:forKey:)`) does not
+invalidate it on Linux, which has no key-value observing to notice one: write
+through the key (`Defaults[.hasUnicorn] = …` or `UserDefaults.standard[.hasUnicorn] = …`).
 */
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(_defaultsLink_))

@@ -24,7 +24,7 @@ public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
 		providingAccessorsOf declaration: some DeclSyntaxProtocol,
 		in context: some MacroExpansionContext
 	) throws -> [AccessorDeclSyntax] {
-		guard let property = validate(node, declaration, in: context) else {
+		guard let property = validate(node, declaration, in: context, reporting: true) else {
 			return []
 		}
 
@@ -59,7 +59,7 @@ public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
 		// Diagnostics are reported once: by the accessor expansion for variables, here for
 		// anything else (the compiler does not ask accessor macros about other declarations).
 		let reportsHere = !declaration.is(VariableDeclSyntax.self)
-		guard let property = validate(node, declaration, in: reportsHere ? context : nil) else {
+		guard let property = validate(node, declaration, in: context, reporting: reportsHere) else {
 			return []
 		}
 
@@ -68,14 +68,18 @@ public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
 		]
 	}
 
-	/// Checks the attribute and the property; reports each misuse to `context` when given one.
+	/// Checks the attribute and the property; reports each misuse to `context` when `reporting`.
 	private static func validate(
 		_ node: AttributeSyntax,
 		_ declaration: some DeclSyntaxProtocol,
-		in context: (any MacroExpansionContext)?
+		in context: some MacroExpansionContext,
+		reporting: Bool
 	) -> Property? {
 		func reject(_ message: ObservableDefaultDiagnostic, at syntax: some SyntaxProtocol) -> Property? {
-			context?.diagnose(Diagnostic(node: Syntax(syntax), message: message))
+			if reporting {
+				context.diagnose(Diagnostic(node: Syntax(syntax), message: message))
+			}
+
 			return nil
 		}
 
@@ -88,6 +92,13 @@ public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
 
 		guard let variable = declaration.as(VariableDeclSyntax.self) else {
 			return reject(.notAVariable, at: declaration)
+		}
+
+		// Without @ObservationIgnored, @Observable stores the property in a copy named `_name`
+		// that keeps this attribute; expanding it there would only add errors to the one reported
+		// on the property itself.
+		if isObservationStorage(of: variable, in: context) {
+			return nil
 		}
 
 		guard variable.bindingSpecifier.tokenKind == .keyword(.var) else {
@@ -114,13 +125,32 @@ public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
 			return reject(.missingType, at: binding.pattern)
 		}
 
-		let isIgnored = variable.attributes.contains { element in
-			element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ObservationIgnored"
-		}
-		guard isIgnored else {
+		guard has("ObservationIgnored", variable) else {
 			return reject(.missingObservationIgnored, at: node)
 		}
 
 		return Property(name: identifier.identifier.trimmed, key: key.trimmed)
+	}
+
+	private static func has(_ attribute: String, _ variable: VariableDeclSyntax) -> Bool {
+		variable.attributes.contains { element in
+			element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == attribute
+		}
+	}
+
+	private static func name(of variable: VariableDeclSyntax) -> String? {
+		variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+	}
+
+	/// Whether `variable` is the storage @Observable generated (`_name`, with this attribute copied) for a property that lacks @ObservationIgnored.
+	private static func isObservationStorage(of variable: VariableDeclSyntax, in context: some MacroExpansionContext) -> Bool {
+		guard name(of: variable)?.hasPrefix("_") == true,
+			let location = context.location(of: variable, at: .afterLeadingTrivia, filePathMode: .fileID)
+		else {
+			return false
+		}
+
+		// The compiler names the source of a macro's expansion after the macro.
+		return location.file.description.contains("ObservationTracked")
 	}
 }

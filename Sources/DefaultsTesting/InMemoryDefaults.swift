@@ -46,10 +46,12 @@ public final class InMemoryDefaults: UserDefaults, InMemorySuite {
 		}
 	}
 
+	/// The value stored in memory for `defaultName`, else its registered default.
 	override public func object(forKey defaultName: String) -> Any? {
 		contents.withLock { $0.stored[defaultName] ?? $0.registered[defaultName] }?.object
 	}
 
+	/// Stores a property-list value in memory; `nil` removes it, and anything else is refused with a diagnostic.
 	override public func set(_ value: Any?, forKey defaultName: String) {
 		guard let value else {
 			removeObject(forKey: defaultName)
@@ -64,15 +66,18 @@ public final class InMemoryDefaults: UserDefaults, InMemorySuite {
 		contents.withLock { $0.stored[defaultName] = stored }
 	}
 
+	/// Removes the stored value; the registered default shows again.
 	override public func removeObject(forKey defaultName: String) {
 		contents.withLock { $0.stored[defaultName] = nil }
 	}
 
+	/// Registers defaults for this instance only (Foundation on Linux shares them across the process).
 	override public func register(defaults registrationDictionary: [String: Any]) {
 		let registered = registrationDictionary.compactMapValues(PropertyListValue.init)
 		contents.withLock { $0.registered.merge(registered) { $1 } }
 	}
 
+	/// The registered defaults overlaid with the stored values.
 	override public func dictionaryRepresentation() -> [String: Any] {
 		contents.withLock { $0.registered.merging($0.stored) { $1 } }.mapValues(\.object)
 	}
@@ -82,15 +87,18 @@ public final class InMemoryDefaults: UserDefaults, InMemorySuite {
 		contents.withLock { $0.stored }.mapValues(\.object)
 	}
 
+	/// Replaces every stored value, whatever the name: an in-memory suite has one domain.
 	override public func setPersistentDomain(_ domain: [String: Any], forName domainName: String) {
 		let stored = domain.compactMapValues(PropertyListValue.init)
 		contents.withLock { $0.stored = stored }
 	}
 
+	/// Removes every stored value, whatever the name.
 	override public func removePersistentDomain(forName domainName: String) {
 		contents.withLock { $0.stored = [:] }
 	}
 
+	/// The registered defaults for `UserDefaults.registrationDomain`; nothing for any other name.
 	override public func volatileDomain(forName domainName: String) -> [String: Any] {
 		domainName == UserDefaults.registrationDomain ? contents.withLock { $0.registered }.mapValues(\.object) : [:]
 	}

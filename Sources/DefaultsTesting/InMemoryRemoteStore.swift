@@ -5,7 +5,7 @@ import Foundation
 A sync remote in memory, shared by the devices of a test: give each device's
 synchroniser the same instance.
 
-It follows the ``Defaults/RemoteStore`` rules: per key the entry with the later
+It follows the `Defaults.RemoteStore` rules: per key the entry with the later
 timestamp is kept, and every publish is announced on each ``changes()``
 stream. `limits` lets a test reproduce a remote's size limits.
 
@@ -26,6 +26,7 @@ public final class InMemoryRemoteStore: Defaults.RemoteStore {
 	public let limits: Defaults.RemoteLimits
 	private let state = Locked(State())
 
+	/// An empty remote that holds at most `limits` (by default, anything).
 	public init(limits: Defaults.RemoteLimits = .unlimited) {
 		self.limits = limits
 	}

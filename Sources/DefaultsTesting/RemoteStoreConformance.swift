@@ -2,7 +2,7 @@ import Defaults
 import Foundation
 
 /**
-Checks a ``Defaults/RemoteStore`` against the rules every store must follow,
+Checks a `Defaults.RemoteStore` against the rules every store must follow,
 so each store (the in-memory one, the shared folder, PostgreSQL, your own) is
 held to the same contract.
 
@@ -18,6 +18,20 @@ let violations = await RemoteStoreConformance.violations(of: storeOnLaptop, peer
 ```
 */
 public enum RemoteStoreConformance {
+	/**
+	Runs every rule against `store` and `peer` and returns the rules they break.
+
+	The rules: every kind of stored value round-trips; per key, the entry with
+	the later timestamp wins whatever the order of the publishes, including
+	publishes that race; a publish through `peer` reaches `store`'s change feed
+	within `changeTimeout`.
+
+	```swift
+	let store = InMemoryRemoteStore()
+	let violations = await RemoteStoreConformance.violations(of: store, peer: store)
+	#expect(violations.isEmpty, "\(violations)")
+	```
+	*/
 	public static func violations(
 		of store: any Defaults.RemoteStore,
 		peer: any Defaults.RemoteStore,

@@ -18,12 +18,24 @@ struct DefaultsTool: ParsableCommand {
 		abstract: "Read, write and watch the preferences of Swift programs.",
 		discussion: """
 			Domains are the property-list files in $XDG_CONFIG_HOME (or ~/.config), named \
-			<domain>.plist; --path works on any property-list file instead of a domain.
+			<domain>.plist; -g (or -globalDomain, or the domain NSGlobalDomain) is the global \
+			domain, .GlobalPreferences.plist there, whose keys every program's standard suite \
+			sees; --path works on any property-list file instead of a domain. A domain or key \
+			that starts with '-' goes after '--'. Every command takes -h/--help.
+			Values print as old-style property lists, as macOS prints them; booleans print as 1 \
+			and 0, and a whole float keeps its '.0' (1.0) so it is not mistaken for an integer \
+			(read-type tells the type exactly).
+			Errors are one line on standard error, 'defaults: <reason>'. Exit status: 0 on \
+			success, 64 when the command line is wrong (an unknown option or type, a missing or \
+			extra operand, a value that does not parse), 1 when the command fails (no such \
+			domain or key, an unreadable file, a file that cannot be written).
 			Examples:
 			  defaults write com.example.demo greeting -string hello
 			  defaults read com.example.demo greeting
+			  defaults write -g AppleLocale en_US
 			  defaults watch com.example.demo
 			""",
+		version: toolVersion,
 		subcommands: [
 			ReadCommand.self,
 			ReadTypeCommand.self,
@@ -38,9 +50,10 @@ struct DefaultsTool: ParsableCommand {
 		]
 	)
 
-	/// Runs the command; a failure is one line on standard error (`defaults: <reason>`) and a non-zero status.
+	/// Runs the command; a failure is one line on standard error (`defaults: <reason>`) and status 64 (usage) or 1.
 	static func main() {
 		do {
+			try refuseOptionLikeOperands(Array(CommandLine.arguments.dropFirst()))
 			var command = try parseAsRoot()
 			try command.run()
 		} catch {
@@ -49,12 +62,55 @@ struct DefaultsTool: ParsableCommand {
 				exit(withError: error)
 			}
 
-			// The tool's own messages may quote user input with line breaks: keep them on one line.
-			let message = (error as? ToolError).map { $0.description.replacingOccurrences(of: "\n", with: "\\n") }
-				?? message(for: error).split(whereSeparator: \.isNewline).first.map(String.init)
-				?? "\(error)"
-			Output.reportFailure(message)
-			Foundation.exit(status.rawValue)
+			Output.reportFailure(failureMessage(for: error))
+			Foundation.exit(failureStatus(for: error, parserStatus: status))
 		}
+	}
+
+	/**
+	The argument parser reads `-dash` as the short flags `-d -a -s -h`, and
+	would print help for it; no option of the tool is several letters after
+	one dash but `-globalDomain` (and `write`, which splits its own words), so
+	such a word, before `--`, is a domain or key that must follow `--`.
+	*/
+	private static func refuseOptionLikeOperands(_ words: [String]) throws {
+		guard let command = words.first, command != WriteCommand.configuration.commandName else {
+			return
+		}
+
+		let operands = Array(words.dropFirst())
+		for (index, word) in operands.enumerated().prefix(while: { $0.element != "--" })
+		where word.count > 2 && word.hasPrefix("-") && !word.hasPrefix("--") && word != "-globalDomain" {
+			throw ToolError.optionLike(at: index, of: operands, command: command)
+		}
+	}
+
+	/// The tool's own message, or the first line of the argument parser's, lowercased to match.
+	private static func failureMessage(for error: any Error) -> String {
+		// The tool's own messages may quote user input with line breaks: keep them on one line.
+		if let error = error as? ToolError {
+			return error.description.replacingOccurrences(of: "\n", with: "\\n")
+		}
+
+		var line = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+		if line.hasPrefix("Error: ") {
+			line.removeFirst("Error: ".count)
+		}
+
+		if let match = line.firstMatch(of: /^Unknown option '([^']+)'(?:. Did you mean '([^']+)')?/) {
+			let suggestion = match.2.map { " (did you mean '\($0)'?)" } ?? ""
+			return "unknown option '\(match.1)'\(suggestion); a domain or key that starts with '-' goes after '--' (see --help)"
+		}
+
+		return line.prefix(1).lowercased() + line.dropFirst()
+	}
+
+	/// 64 (`EX_USAGE`) for a wrong command line, 1 for a command that failed.
+	private static func failureStatus(for error: any Error, parserStatus: ExitCode) -> Int32 {
+		if let error = error as? ToolError {
+			return error.isUsageError ? ExitCode.validationFailure.rawValue : ExitCode.failure.rawValue
+		}
+
+		return parserStatus == .validationFailure ? parserStatus.rawValue : ExitCode.failure.rawValue
 	}
 }

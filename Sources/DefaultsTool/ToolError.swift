@@ -5,9 +5,14 @@ import Foundation
 enum ToolError: Error, CustomStringConvertible {
 	case missingOperand(String, usage: String)
 	case unexpectedOperand(String, usage: String)
+	/// A word in a domain or key position that starts with `-` and is not an option of the command.
+	case optionLikeOperand(String, corrected: String)
+	case conflictingTargets(usage: String)
+	case unknownTypeFlag(String)
 	case invalidDomainName(String)
 	case noSuchDomain(String)
 	case noSuchFile(String)
+	case noSuchFolder(path: String)
 	case noSuchKey(String, domain: String)
 	case invalidValue(String, type: String, expected: String)
 	case missingValue(type: String)
@@ -15,6 +20,9 @@ enum ToolError: Error, CustomStringConvertible {
 	case unreadableInput(source: String, reason: String)
 	case cannotWrite(path: String, reason: String)
 	case unparsableValue(String)
+	case notADomainLiteral(String)
+	/// A domain's file does not parse; `repair` is the command that sets it aside.
+	case unreadableDomain(path: String, repair: String)
 	case unreadableDomains([String])
 	case persistence(Defaults.PersistenceError)
 
@@ -26,18 +34,38 @@ enum ToolError: Error, CustomStringConvertible {
 		}
 	}
 
+	/// A mistake in the command line (exit status 64, `EX_USAGE`), rather than a failure of the command (status 1).
+	var isUsageError: Bool {
+		switch self {
+		case .missingOperand, .unexpectedOperand, .optionLikeOperand, .conflictingTargets, .unknownTypeFlag, .invalidDomainName,
+			.invalidValue, .missingValue, .unparsableValue, .notADomainLiteral:
+			true
+		case .noSuchDomain, .noSuchFile, .noSuchFolder, .noSuchKey, .notAContainer, .unreadableInput, .cannotWrite, .unreadableDomain,
+			.unreadableDomains, .persistence:
+			false
+		}
+	}
+
 	var description: String {
 		switch self {
 		case .missingOperand(let name, let usage):
 			"missing \(name); usage: \(usage)"
 		case .unexpectedOperand(let operand, let usage):
 			"unexpected argument '\(operand)'; usage: \(usage)"
+		case .optionLikeOperand(let word, let corrected):
+			"unknown option '\(word)'; a domain or key that starts with '-' goes after '--': \(corrected)"
+		case .conflictingTargets(let usage):
+			"give a domain, -g or --path, not several; usage: \(usage)"
+		case .unknownTypeFlag(let word):
+			"unknown type '\(word)'; use one of \(ValueParser.flagSummary) (text that starts with '-' is written with -string)"
 		case .invalidDomainName(let name):
 			"domain name '\(name)' would leave the preferences folder: use a name without '/' that is not empty, '.' or '..' (or --path for a file elsewhere)"
 		case .noSuchDomain(let name):
 			"domain '\(name)' does not exist (see 'defaults domains')"
 		case .noSuchFile(let path):
 			"file '\(path)' does not exist"
+		case .noSuchFolder(let path):
+			"cannot write \(path): no such folder (create it first)"
 		case .noSuchKey(let key, let domain):
 			"key '\(key)' does not exist in domain '\(domain)'"
 		case .invalidValue(let text, let type, let expected):
@@ -52,11 +80,23 @@ enum ToolError: Error, CustomStringConvertible {
 			"cannot write \(path): \(reason)"
 		case .unparsableValue(let text):
 			"'\(text)' is not a valid property list; store it as text with -string, or fix its syntax"
+		case .notADomainLiteral(let text):
+			"'\(text)' is not a property-list dictionary such as '{ key = value; }'; to write one key, give the key and then its value"
+		case .unreadableDomain(let path, let repair):
+			"\(path) is not a readable property list; it was left as it is ('\(repair)' moves it aside, keeping it, so the domain can start over)"
 		case .unreadableDomains(let paths):
 			"skipped unreadable files: \(paths.joined(separator: ", "))"
 		case .persistence(let error):
 			error.description
 		}
+	}
+}
+
+extension ToolError {
+	/// Refuses `words[index]`, suggesting the same command with `--` before it.
+	static func optionLike(at index: Int, of words: [String], command: String) -> ToolError {
+		let corrected = words[..<index] + ["--"] + words[index...]
+		return .optionLikeOperand(words[index], corrected: (["defaults", command] + corrected.map(ShellWord.quoted)).joined(separator: " "))
 	}
 }
 

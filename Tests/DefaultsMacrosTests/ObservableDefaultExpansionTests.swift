@@ -10,6 +10,7 @@ private func expectExpansion(
 	_ source: String,
 	expandsTo expected: String,
 	diagnostics: [DiagnosticSpec] = [],
+	fileName: String = "test.swift",
 	sourceLocation: SourceLocation = #_sourceLocation
 ) {
 	assertMacroExpansion(
@@ -17,6 +18,7 @@ private func expectExpansion(
 		expandedSource: expected,
 		diagnostics: diagnostics,
 		macroSpecs: macros,
+		testFileName: fileName,
 		indentationWidth: .tab,
 		failureHandler: { failure in
 			Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
@@ -201,6 +203,23 @@ struct ObservableDefaultExpansionTests {
 					column: 1
 				),
 			]
+		)
+	}
+
+	/// Without @ObservationIgnored, @Observable copies the attribute onto the storage it makes (`_name`):
+	/// the copy expands to nothing and says nothing, so the one error above is the only one the macro reports.
+	@Test func onObservationStorageOfAPropertyWithoutObservationIgnored() {
+		expectExpansion(
+			"""
+			@ObservableDefault(.hasUnicorn)
+			@ObservationIgnored
+			private var _hasUnicorn: Bool
+			""",
+			expandsTo: """
+			@ObservationIgnored
+			private var _hasUnicorn: Bool
+			""",
+			fileName: "@__swiftmacro_4test14UnicornManagerC03hasA018ObservationTrackedfMp_.swift"
 		)
 	}
 

@@ -1,6 +1,7 @@
 import Defaults
 import DefaultsTestSupport
 import Foundation
+import Synchronization
 
 // A child process for the persistence tests. Each command prints one line per
 // event and flushes standard output right away, so the parent sees exactly
@@ -17,6 +18,20 @@ import Foundation
 //   argument-rule SUITE KEY            with -KEY given as a launch argument: writes, observes, resets; prints what it reads
 //   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
 //   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
+//   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
+//   delete-file SUITE                  deletes the suite's file, as `rm` does
+//   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
+//                                      garbage and prints "garbage TEXT"; then writes a key and flushes (which sets the garbage aside)
+//   set-aside SUITE ROUNDS             per round, under the suite's lock: writes unique garbage to the file, moves it aside with a
+//                                      millisecond timestamp as unreadable files are, prints "garbage TEXT"; no fsync, so rounds are fast
+//   write-from FOLDER SUITE KEY INT    in working directory FOLDER: writes KEY, flushes; prints "flushed" or "error REASON"
+//   write-signal SUITE KEY INT SIGNAL DELAY_MS  writes KEY (default write mode), prints "written", sends itself SIGNAL (TERM, INT, HUP) after DELAY_MS, prints "alive" if still running 10 s later
+//   write-wait SUITE KEY INT           writes KEY (default write mode), prints "written", then waits 10 s for the parent's signal
+//   own-handler SUITE KEY INT WHEN     installs a SIGTERM handler BEFORE or AFTER writing KEY, prints "ready"; on SIGTERM prints "handled" and exits 3
+//   ignore-term SUITE KEY INT          ignores SIGTERM, writes KEY, sends itself SIGTERM; prints "survived" and exits
+//   hold-lock SUITE                    takes the suite's inter-process lock, prints "locked", holds it until killed
+//   reentrant-diagnostics SUITE KEY INT  a diagnostic handler that writes a key and flushes; writes KEY, flushes, prints "done"
+//   observer-writes-at-exit SUITE      an observer that writes a key when another process's change is first seen by the exit flush
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
@@ -32,6 +47,66 @@ func suite(_ name: String) -> UserDefaults {
 	return suite
 }
 
+/// The folder the tests point this process's preferences to.
+func preferencesFolder() -> URL {
+	URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!, isDirectory: true)
+}
+
+/// Runs `body` holding the suite's inter-process lock, as the library and the `defaults` tool do around every edit.
+func withSuiteLock<T>(_ name: String, _ body: () throws -> T) throws -> T {
+	let descriptor = open(preferencesFolder().appendingPathComponent(".\(name).plist.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+	guard descriptor >= 0 else {
+		throw POSIXError(.EACCES)
+	}
+
+	defer { close(descriptor) }
+	while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+	defer { flock(descriptor, LOCK_UN) }
+	return try body()
+}
+
+/// The file of suite `name` in the test folder.
+func suiteFile(_ name: String) -> URL {
+	URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!).appendingPathComponent("\(name).plist")
+}
+
+/// Takes the suite's inter-process lock as any writer does; returns the descriptor holding it.
+func lockSuite(_ name: String) -> Int32 {
+	let lock = suiteFile(name).deletingLastPathComponent().appendingPathComponent(".\(name).plist.lock")
+	let descriptor = open(lock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+	guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else {
+		FileHandle.standardError.write(Data("cannot lock \(lock.path)\n".utf8))
+		exit(2)
+	}
+
+	return descriptor
+}
+
+/// Edits the suite's file as another program would: under the lock, read, change, replace.
+func editAsAnotherProcess(_ name: String, _ change: (inout [String: Any]) -> Void) throws {
+	let descriptor = lockSuite(name)
+	defer { close(descriptor) }
+	let file = suiteFile(name)
+	var contents = FileManager.default.contents(atPath: file.path)
+		.flatMap { try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any] } ?? [:]
+	change(&contents)
+	let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(name).edit.tmp")
+	try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0).write(to: temporary)
+	rename(temporary.path, file.path)
+}
+
+func signalNumber(_ name: String) -> Int32 {
+	switch name {
+	case "TERM": SIGTERM
+	case "INT": SIGINT
+	case "HUP": SIGHUP
+	default: Int32(name)!
+	}
+}
+
+/// The signal the application's own handler received (0: none yet).
+let receivedSignal = Atomic<Int32>(0)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
 	FileHandle.standardError.write(Data("usage: DefaultsTestHelper COMMAND …\n".utf8))
@@ -39,6 +114,9 @@ guard let command = arguments.first else {
 }
 
 switch command {
+case "fuzz-archives", "fuzz-values", "crafted-archives", "archive-unnameable":
+	runFuzzCommand(arguments)
+
 case "read-arguments":
 	for fixture in LaunchArgumentFixture.all + HandTypedArgument.all.map(\.fixture) {
 		say("\(fixture.name)=\(fixture.read())")
@@ -112,7 +190,8 @@ case "write":
 case "observe":
 	let defaults = suite(arguments[1])
 	let key = Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)
-	let observation = Defaults.observe(key, options: []) { change in
+	// The main thread sleeps below, so the handler must run on the writing thread rather than the main actor.
+	let observation = Defaults.observe(key, options: [], isolation: nil) { @Sendable change in
 		say("change \(change.oldValue) \(change.newValue)")
 	}
 	say("ready")
@@ -168,6 +247,165 @@ case "burst":
 	try Defaults.flush(suite: defaults)
 	let flushed = DispatchTime.now().uptimeNanoseconds
 	say("writes \(writes) write_loop_ms \((written - start) / 1_000_000) final_flush_ms \((flushed - written) / 1_000_000)")
+
+case "delete-file":
+	unlink(preferencesFolder().appendingPathComponent("\(arguments[1]).plist").path)
+
+case "corrupt-and-flush":
+	let name = arguments[1]
+	let defaults = suite(name)
+	let key = Defaults.Key<Int>("round\(getpid())", default: -1, suite: defaults)
+	let file = preferencesFolder().appendingPathComponent("\(name).plist")
+	for round in 0..<Int(arguments[2])! {
+		let garbage = "garbage \(getpid()) \(round)"
+		let wrote = try withSuiteLock(name) {
+			// Garbage still waiting to be set aside is another writer's: replacing it would lose it here, not in the library.
+			let current = FileManager.default.contents(atPath: file.path)
+			guard current == nil || (try? PropertyListSerialization.propertyList(from: current!, format: nil)) is [String: Any] else {
+				return false
+			}
+
+			try POSIXFileSystem().replaceAtomically(file, with: Data(garbage.utf8), newFileMode: 0o600)
+			return true
+		}
+		if wrote {
+			say(garbage)
+		}
+
+		defaults[key] = round
+		try Defaults.flush(suite: defaults)
+	}
+
+case "set-aside":
+	let name = arguments[1]
+	let file = preferencesFolder().appendingPathComponent("\(name).plist")
+	let formatter = DateFormatter()
+	formatter.locale = Locale(identifier: "en_US_POSIX")
+	formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
+	for round in 0..<Int(arguments[2])! {
+		let garbage = "garbage \(getpid()) \(round)"
+		try withSuiteLock(name) {
+			try Data(garbage.utf8).write(to: file)
+			_ = try POSIXFileSystem().moveAside(file, suffix: "unreadable-\(formatter.string(from: Date()))")
+		}
+		say(garbage)
+	}
+
+case "write-from":
+	guard chdir(arguments[1]) == 0 else {
+		say("error cannot enter \(arguments[1])")
+		exit(1)
+	}
+
+	let defaults = suite(arguments[2])
+	defaults[Defaults.Key<Int>(arguments[3], default: -1, suite: defaults)] = Int(arguments[4])!
+	do {
+		try Defaults.flush(suite: defaults)
+		say("flushed")
+	} catch {
+		say("error \(error)")
+		exit(1)
+	}
+
+case "write-signal":
+	let defaults = suite(arguments[1])
+	let signal = signalNumber(arguments[4])
+	let delay = UInt32(arguments[5])!
+	defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+	if delay > 0 {
+		usleep(delay * 1000)
+	}
+	kill(getpid(), signal)
+	say("signalled")
+	sleep(10)
+	say("alive")
+
+case "write-wait":
+	let defaults = suite(arguments[1])
+	defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+	say("written")
+	// Not one sleep(10): the library's handler interrupts it, and returning from main would exit normally before the signal is raised again.
+	for _ in 0..<10_000 {
+		usleep(1000)
+	}
+	say("alive")
+
+case "own-handler":
+	let defaults = suite(arguments[1])
+	let installHandler = {
+		_ = signal(SIGTERM) { received in
+			receivedSignal.store(received, ordering: .relaxed)
+		}
+	}
+	if arguments[4] == "BEFORE" {
+		installHandler()
+	}
+	defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+	if arguments[4] == "AFTER" {
+		installHandler()
+	}
+	say("ready")
+	for _ in 0..<10_000 where receivedSignal.load(ordering: .relaxed) == 0 {
+		usleep(1000)
+	}
+	say(receivedSignal.load(ordering: .relaxed) == SIGTERM ? "handled" : "timed out")
+	exit(3)
+
+case "ignore-term":
+	_ = signal(SIGTERM, SIG_IGN)
+	let defaults = suite(arguments[1])
+	defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+	kill(getpid(), SIGTERM)
+	usleep(200_000)
+	say("survived")
+
+case "hold-lock":
+	let descriptor = lockSuite(arguments[1])
+	say("locked")
+	sleep(60)
+	close(descriptor)
+
+case "reentrant-diagnostics":
+	let defaults = suite(arguments[1])
+	let fromHandler = Defaults.Key<Int>("fromHandler", default: 0, suite: defaults)
+	Defaults.setDiagnosticHandler { diagnostic in
+		say("diagnostic \(diagnostic.kind)")
+		Defaults[fromHandler] += 1
+		try? Defaults.flush(suite: fromHandler.suite)
+	}
+	defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+	try Defaults.flush(suite: defaults)
+	say("done")
+
+case "observer-writes-at-exit":
+	// The watcher thread is kept busy by a slow observer, so the exit flush is the first to see the second edit.
+	let name = arguments[1]
+	let defaults = suite(name)
+	let slow = Defaults.Key<Int>("slow", default: 0, suite: defaults)
+	let watched = Defaults.Key<Int>("watched", default: 0, suite: defaults)
+	let reaction = Defaults.Key<Int>("reaction", default: 0, suite: defaults)
+	let mine = Defaults.Key<Int>("mine", default: 0, suite: defaults)
+	let watcherIsBusy = DispatchSemaphore(value: 0)
+	let slowObservation = Defaults.observe(slow, options: []) { _ in
+		watcherIsBusy.signal()
+		sleep(5)
+	}
+	let reactingObservation = Defaults.observe(watched, options: []) { change in
+		Defaults[reaction] = change.newValue
+	}
+	defaults[mine] = 1
+	try Defaults.flush(suite: defaults)
+	try editAsAnotherProcess(name) { $0["slow"] = 1 }
+	guard watcherIsBusy.wait(timeout: .now() + 5) == .success else {
+		say("the watcher never delivered")
+		exit(1)
+	}
+	defaults[mine] = 2
+	try editAsAnotherProcess(name) { $0["watched"] = 5 }
+	withExtendedLifetime((slowObservation, reactingObservation)) {
+		say("exiting")
+		exit(0)
+	}
 
 default:
 	FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))

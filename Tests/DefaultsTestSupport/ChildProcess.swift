@@ -44,6 +44,7 @@ public final class ChildProcess: @unchecked Sendable {
 	private let errorOutput: Stream
 	private let lock = NSLock()
 	private var exitStatus: Int32?
+	private var waitStatus: Int32?
 
 	/// The built executable called `name`, found next to the test bundle.
 	public static func executable(named name: String) -> URL {
@@ -86,8 +87,23 @@ public final class ChildProcess: @unchecked Sendable {
 			envp.forEach { free($0) }
 		}
 
+		// The child starts with the termination signals at their default and none blocked, whatever the test runner inherited.
+		var attributes = posix_spawnattr_t()
+		posix_spawnattr_init(&attributes)
+		defer { posix_spawnattr_destroy(&attributes) }
+		var defaults = sigset_t()
+		sigemptyset(&defaults)
+		for signal in [SIGTERM, SIGINT, SIGHUP] {
+			sigaddset(&defaults, signal)
+		}
+		var unblocked = sigset_t()
+		sigemptyset(&unblocked)
+		posix_spawnattr_setsigdefault(&attributes, &defaults)
+		posix_spawnattr_setsigmask(&attributes, &unblocked)
+		posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
 		var pid: pid_t = 0
-		let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+		let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
 		close(inputPipe.read)
 		output.startReading()
 		errorOutput.startReading()
@@ -131,6 +147,11 @@ public final class ChildProcess: @unchecked Sendable {
 		let process = try ChildProcess(path: path, arguments, environment: environment, input: input)
 		let status = process.waitUntilExit()
 		return Result(status: status, outputData: process.output.data, errorOutput: process.errorOutputText)
+	}
+
+	/// The process's id.
+	public var processIdentifier: pid_t {
+		pid
 	}
 
 	/// Everything printed to standard output so far.
@@ -187,18 +208,68 @@ public final class ChildProcess: @unchecked Sendable {
 
 		var status: Int32 = 0
 		while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+		return reaped(status)
+	}
+
+	/**
+	Reaps the process if it ends within `timeout`; otherwise kills it and returns `nil`.
+
+	A test of something that could hang uses this, so the test itself never can.
+	*/
+	public func waitUntilExit(timeout: TimeInterval) -> Int32? {
+		let deadline = Date().addingTimeInterval(timeout)
+		while Date() < deadline {
+			if let exitStatus = lock.withLock({ exitStatus }) {
+				return exitStatus
+			}
+
+			var status: Int32 = 0
+			let result = waitpid(pid, &status, WNOHANG)
+			if result == pid {
+				return reaped(status)
+			}
+
+			if result < 0, errno != EINTR {
+				return waitUntilExit()
+			}
+
+			Thread.sleep(forTimeInterval: 0.002)
+		}
+
+		kill()
+		return nil
+	}
+
+	/// The signal that ended the process, or `nil` when it exited (or has not been reaped yet).
+	public var terminatingSignal: Int32? {
+		guard let status = lock.withLock({ waitStatus }), status & 0x7f != 0 else {
+			return nil
+		}
+
+		return status & 0x7f
+	}
+
+	private func reaped(_ status: Int32) -> Int32 {
 		output.waitForEnd()
 		errorOutput.waitForEnd()
 		let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-		lock.withLock { exitStatus = code }
+		lock.withLock {
+			exitStatus = code
+			waitStatus = status
+		}
 		return code
 	}
 
 	/// Sends `signal` and reaps the process.
 	@discardableResult
 	public func stop(with signal: Int32) -> Int32 {
-		Glibc.kill(pid, signal)
+		send(signal)
 		return waitUntilExit()
+	}
+
+	/// Sends `signal` without waiting (SIGSTOP, SIGCONT, or a signal the process handles).
+	public func send(_ signal: Int32) {
+		Glibc.kill(pid, signal)
 	}
 
 	/// Ends the process at once, as a crash would.

@@ -21,6 +21,8 @@ struct WriteReadTests {
 		Case(value: ["-int", "-42"], type: "integer", text: "-42", json: "-42"),
 		Case(value: ["-integer", "18446744073709551615"], type: "integer", text: "18446744073709551615", json: "18446744073709551615"),
 		Case(value: ["-float", "0.5"], type: "float", text: "0.5", json: "0.5"),
+		// A whole float keeps its fraction, so it does not read as an integer.
+		Case(value: ["-float", "2"], type: "float", text: "2.0", json: "2.0"),
 		Case(value: ["-float", "-1e-3"], type: "float", text: "-0.001", json: "-0.001"),
 		Case(value: ["-bool", "YES"], type: "boolean", text: "1", json: "true"),
 		Case(value: ["-bool", "false"], type: "boolean", text: "0", json: "false"),
@@ -38,6 +40,14 @@ struct WriteReadTests {
 		Case(value: ["(a, \"b c\")"], type: "array", text: "(\n    a,\n    \"b c\"\n)", json: #"["a","b c"]"#),
 		Case(value: ["{k = v;}"], type: "dictionary", text: "{\n    k = v;\n}", json: #"{"k":"v"}"#),
 		Case(value: ["<00ff>"], type: "data", text: "<00ff>", json: #""AP8=""#),
+		// Words that start with '-' where only a value can stand.
+		Case(value: ["-5"], type: "string", text: "-5", json: #""-5""#),
+		Case(value: ["-0.5"], type: "string", text: "-0.5", json: #""-0.5""#),
+		Case(value: ["-string", "--help"], type: "string", text: "--help", json: #""--help""#),
+		Case(value: ["-string", "-g"], type: "string", text: "-g", json: #""-g""#),
+		Case(value: ["-float", "-2.5"], type: "float", text: "-2.5", json: "-2.5"),
+		Case(value: ["-array", "-7", "-string", "-h"], type: "array", text: "(\n    -7,\n    -h\n)", json: #"["-7","-h"]"#),
+		Case(value: ["-dict", "-k", "v"], type: "dictionary", text: "{\n    -k = v;\n}", json: #"{"-k":"v"}"#),
 	]
 
 	@Test("every value form round-trips with its type", arguments: cases)
@@ -127,7 +137,9 @@ struct WriteReadTests {
 	@Test("--path reads and writes an explicit file")
 	func explicitPath() throws {
 		let sandbox = ToolSandbox()
-		let file = sandbox.folder.appendingPathComponent("elsewhere/custom.plist").path
+		let folder = sandbox.folder.appendingPathComponent("elsewhere")
+		try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+		let file = folder.appendingPathComponent("custom.plist").path
 		try sandbox.succeed("write", "--path", file, "color", "-string", "blue")
 
 		#expect(try sandbox.succeed("read", "--path", file, "color") == "blue\n")
@@ -141,7 +153,7 @@ struct WriteReadTests {
 		let sandbox = ToolSandbox()
 		try sandbox.succeed("write", sandbox.domain, "help", "-string", "-h")
 		try sandbox.succeed("write", sandbox.domain, "path", "-string", "--path")
-		try sandbox.succeed("write", sandbox.domain, "height", "-array", "-height", "--help")
+		try sandbox.succeed("write", sandbox.domain, "height", "-array", "-string", "-height", "-string", "--help")
 		try sandbox.succeed("write", "--", sandbox.domain, "plain", "value")
 
 		let contents = try sandbox.fileContents()

@@ -21,6 +21,7 @@ extension Defaults {
 	}
 }
 
+/// Whether a suite stores a value of its own for a key: ``Foundation/UserDefaults/hasKey(_:)``.
 extension UserDefaults {
 	/**
 	Whether this suite has a value of its own for the key (rather than its default).

@@ -6,11 +6,19 @@ extension Defaults {
 
 	When this returns, the suite's file holds each value written through the
 	library before the call, it was replaced atomically, and both the file and
-	its folder were synced to disk. You rarely need it: changes are written in
-	the background within ``writeMode``'s window and at normal process exit.
-	Call it before an abnormal exit you control, or to hand the file to another
-	program right away. (`UserDefaults.synchronize()` is not needed and does
-	not give this guarantee on Linux.)
+	its folder were synced to disk: the values survive SIGKILL and power loss
+	(as far as the disk honours `fsync`). You rarely need it: changes are
+	written in the background within ``writeMode``'s window, at normal process
+	exit, and when SIGTERM, SIGINT or SIGHUP ends the process. Call it before an
+	exit nothing can intercept (`_exit`, `abort`, SIGKILL), or to hand the file
+	to another program right away. (`UserDefaults.synchronize()` is not needed
+	and does not give this guarantee on Linux.)
+
+	It waits at most about two seconds for another process that holds the
+	suite's lock (a stopped `defaults`, a debugger), then throws
+	``PersistenceError/lockTimedOut(path:seconds:)``; the changes stay in
+	memory and are retried in the background. A FIFO, socket or device at the
+	suite's path is never opened: ``PersistenceError/notARegularFile(path:)``.
 
 	On Apple platforms this calls `synchronize()`.
 

@@ -1,5 +1,8 @@
 import Foundation
 
+// The subscripts are `@inlinable` so that their setters' loop exit lands in the caller's
+// loop; see LoopExitWorkaround.swift.
+
 extension Defaults {
 	/**
 	Reads or writes a key in its own suite.
@@ -14,12 +17,19 @@ extension Defaults {
 	Defaults[.quality] += 0.1 //=> 0.6
 	```
 	*/
+	@inlinable
 	public static subscript<Value: Serializable>(key: Key<Value>) -> Value {
 		get { key.read(from: key.suite) }
-		set { key.write(newValue, to: key.suite) }
+		set {
+			key.write(newValue, to: key.suite)
+			if writeEndsCallersLoop() {
+				endCallersLoop()
+			}
+		}
 	}
 }
 
+/// Typed access to any suite through a key: `suite[.key]`.
 extension UserDefaults {
 	/**
 	Reads or writes a key in this suite (rather than the key's own).
@@ -29,9 +39,15 @@ extension UserDefaults {
 	extensionDefaults[.isUnicorn] = false
 	```
 	*/
+	@inlinable
 	public subscript<Value: Defaults.Serializable>(key: Defaults.Key<Value>) -> Value {
 		get { key.read(from: self) }
-		set { key.write(newValue, to: self) }
+		set {
+			key.write(newValue, to: self)
+			if Defaults.writeEndsCallersLoop() {
+				Defaults.endCallersLoop()
+			}
+		}
 	}
 
 	/**

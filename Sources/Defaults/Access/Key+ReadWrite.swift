@@ -2,6 +2,7 @@ import Foundation
 
 extension Defaults.Key {
 	/// Reads the key from `suite`: the stored value decoded, or the default when nothing decodes.
+	@usableFromInline
 	func read(from suite: UserDefaults) -> Value {
 		value(fromStored: Store.object(forKey: name, in: suite), in: suite)
 	}
@@ -26,9 +27,10 @@ extension Defaults.Key {
 			return value
 		}
 
-		DiagnosticReporter.report(
-			.undecodableValue,
+		DiagnosticReporter.reportUndecodable(
+			object,
 			key: name,
+			in: suite,
 			"\(error); returning the default and leaving the stored value untouched"
 		)
 		return defaultValue
@@ -58,6 +60,7 @@ extension Defaults.Key {
 	}
 
 	/// Writes `value` to `suite`; a `nil` optional removes the stored value.
+	@usableFromInline
 	func write(_ value: Value, to suite: UserDefaults) {
 		do {
 			switch try codec.encode(value) {

@@ -31,6 +31,8 @@ extension Defaults {
 			case persistenceFailed
 			/// A suite file did not parse; it was moved aside and rewritten from the values in memory.
 			case unreadableFile
+			/// A watched preferences folder was removed or moved away: changes other processes make there go unseen until it exists again, when its files are re-read.
+			case watchInterrupted
 			/// A synced key could not be sent to the remote (it would exceed the remote's limits, or the remote failed); it stays local and is retried.
 			case syncFailed
 			/// What the synchroniser did, reported only while `Defaults.iCloud.isDebug` is on.

@@ -40,6 +40,15 @@ package enum DiagnosticReporter {
 		report(Defaults.Diagnostic(kind: kind, key: key, message: message))
 	}
 
+	/// Reports a stored value that does not decode, once per suite, key and stored value (see ``UndecodableValueReports``).
+	static func reportUndecodable(_ stored: Any, key: String, in suite: UserDefaults, _ message: String) {
+		guard UndecodableValueReports.isNew(stored, key: key, in: suite) else {
+			return
+		}
+
+		report(.undecodableValue, key: key, message)
+	}
+
 	static func install(_ newHandler: (@Sendable (Defaults.Diagnostic) -> Void)?) {
 		handler.withLock { $0 = newHandler }
 	}

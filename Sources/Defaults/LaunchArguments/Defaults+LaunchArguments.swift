@@ -32,6 +32,7 @@ extension Defaults {
 		private var names: [String] = []
 		private var values: [String: Result<PropertyListValue, LaunchArgumentError>] = [:]
 
+		/// No arguments yet; give values with the key subscript, then call ``encoded()``.
 		public init() {}
 
 		/**

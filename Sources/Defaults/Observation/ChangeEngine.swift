@@ -20,6 +20,14 @@ Observers are stored per key, so a change costs a lookup plus the observers
 of that key, however many observe other keys. Callbacks run synchronously on
 the writing thread, outside the lock: a callback may write other keys, add or
 remove observers (itself included) without deadlock.
+
+The engine calls only the library's own `@Sendable` callbacks, never user
+code directly. A new kind of subscriber (a publisher, a stream) registers
+through an ``ObservationHandle`` with a ``ChangeReceiver``: the handle brings
+invalidation and lifetime ties, and ``ObserverDelivery`` runs a user closure
+in the isolation it was registered from, in order. A ``RawChange`` holds the
+stored objects as Foundation returned them; turn it into typed values during
+the callback (``Defaults/KeyChange/init(_:key:)``) rather than keeping it.
 */
 enum ChangeEngine {
 	/// A registered callback. `wantsPrior` observers also hear about a change before it is made.

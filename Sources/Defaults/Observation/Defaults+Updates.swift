@@ -5,7 +5,9 @@ extension Defaults {
 	The values of `key` as an asynchronous sequence: the current value first
 	(unless `initial` is `false`), then one element per change.
 
-	Observation stops when the consuming task ends or is cancelled.
+	Observation stops when the consuming task ends or is cancelled. Changes are
+	buffered on the writing thread and reach the iterating task in order,
+	wherever it runs.
 
 	```swift
 	Task {
@@ -20,7 +22,7 @@ extension Defaults {
 		initial: Bool = true
 	) -> AsyncStream<Value> {
 		AsyncStream { continuation in
-			let observation = observation(of: key, options: initial ? [.initial] : []) { change in
+			let observation = observation(of: key, options: initial ? [.initial] : [], isolation: nil) { change in
 				continuation.yield(change.newValue)
 			}
 
@@ -49,7 +51,7 @@ extension Defaults {
 		let read = TupleReader(repeat each keys)
 
 		return AsyncStream { continuation in
-			let observation = observation(of: anyKeys, options: initial ? [.initial] : []) {
+			let observation = observation(of: anyKeys, options: initial ? [.initial] : [], isolation: nil) {
 				continuation.yield(read.values())
 			}
 
@@ -75,7 +77,7 @@ extension Defaults {
 		initial: Bool = true
 	) -> AsyncStream<Void> {
 		AsyncStream { continuation in
-			let observation = observation(of: keys, options: initial ? [.initial] : []) {
+			let observation = observation(of: keys, options: initial ? [.initial] : [], isolation: nil) {
 				continuation.yield()
 			}
 

@@ -15,9 +15,13 @@ Defaults.observe(.quality) { change in
 ```
 */
 public enum NSKeyValueChange: UInt, Sendable {
+	/// The value was set: the kind of every change the library reports.
 	case setting = 1
+	/// Elements were inserted into a to-many relationship (not used by the library).
 	case insertion = 2
+	/// Elements were removed from a to-many relationship (not used by the library).
 	case removal = 3
+	/// Elements of a to-many relationship were replaced (not used by the library).
 	case replacement = 4
 }
 #endif

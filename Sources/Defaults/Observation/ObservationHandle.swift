@@ -11,7 +11,7 @@ owner is gone, and ``LifetimeTies`` sweeps dead owners whenever an observation
 is created or tied, so nothing is delivered after the owner's deallocation and
 nothing is kept for long.
 */
-final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
+final class ObservationHandle: Defaults.Observation, Sendable {
 	private struct State {
 		var registrations: [(key: ObservedKey, id: UInt64)] = []
 		var isValid = true
@@ -20,11 +20,11 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 	}
 
 	private let state = Locked(State())
-	private let handler: (RawChange) -> Void
+	private let receiver: any ChangeReceiver
 
-	/// Registers `handler` for every key in `keys`; it is called for each change to any of them.
-	init(keys: [ObservedKey], wantsPrior: Bool, handler: @escaping (RawChange) -> Void) {
-		self.handler = handler
+	/// Registers `receiver` for every key in `keys`; it hears each change to any of them until the handle is invalidated.
+	init(keys: [ObservedKey], wantsPrior: Bool, receiver: any ChangeReceiver) {
+		self.receiver = receiver
 		LifetimeTies.sweep()
 		let registrations = keys.map { key in
 			(key: key, id: ChangeEngine.add(for: key, wantsPrior: wantsPrior) { [weak self] change in
@@ -49,7 +49,7 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 			return
 		}
 
-		handler(change)
+		receiver.receive(change)
 	}
 
 	func invalidate() {
@@ -64,6 +64,8 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 		for registration in registrations {
 			ChangeEngine.remove(registration.id, for: registration.key)
 		}
+
+		receiver.stop()
 
 		LifetimeTies.release(self)
 	}
@@ -91,6 +93,15 @@ final class ObservationHandle: Defaults.Observation, @unchecked Sendable {
 
 		LifetimeTies.release(self)
 	}
+}
+
+/// What an ``ObservationHandle`` hands the engine's raw changes to.
+protocol ChangeReceiver: Sendable {
+	/// Called on the writing thread, outside the engine's lock, for each change.
+	func receive(_ change: RawChange)
+
+	/// Called once when the observation is invalidated: drop whatever is still queued.
+	func stop()
 }
 
 /// Keeps tied observations alive while their owners live.

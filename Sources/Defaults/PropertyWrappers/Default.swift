@@ -63,7 +63,9 @@ public struct Default<Value: Defaults.Serializable>: Sendable {
 	}
 
 	/**
-	Observes the key; see ``Defaults/observe(_:options:handler:)``.
+	Observes the key; see ``Defaults/observe(_:options:isolation:handler:)``,
+	including where the handler runs: on the caller's actor, or on the writing
+	thread when called from nonisolated code.
 
 	```swift
 	let observation = $volume.observe { change in print(change.newValue) }
@@ -71,9 +73,10 @@ public struct Default<Value: Defaults.Serializable>: Sendable {
 	*/
 	public func observe(
 		options: Defaults.ObservationOptions = [.initial],
+		isolation: isolated (any Actor)? = #isolation,
 		handler: @escaping (Defaults.KeyChange<Value>) -> Void
 	) -> some Defaults.Observation {
-		Defaults.observe(key, options: options, handler: handler)
+		Defaults.observe(key, options: options, isolation: isolation, handler: handler)
 	}
 }
 
@@ -92,7 +95,7 @@ extension Default where Value: Equatable {
 
 extension Default where Value: Sendable {
 	/**
-	The key's values as an asynchronous sequence; see ``Defaults/updates(_:initial:)``.
+	The key's values as an asynchronous sequence; see ``Defaults/updates(_:initial:)->AsyncStream<Value>``.
 
 	```swift
 	for await volume in $volume.updates() { … }

@@ -81,6 +81,17 @@ extension Defaults {
 			storage = Self.stored(newValue)
 		}
 
+		/**
+		Replaces the wrapped value, stored as `type`: for a literal whose type inference would pick another.
+
+		```swift
+		Defaults[.any].set(1, type: Double.self) // stored as the Double 1.0, not the Int 1
+		```
+		*/
+		public mutating func set<Value: Defaults.Serializable>(_ newValue: Value, type: Value.Type) {
+			set(newValue)
+		}
+
 		private static func stored<Value: Defaults.Serializable>(_ value: Value) -> PropertyListValue? {
 			do {
 				guard case .object(let object) = try PlistCodec<Value>.resolve().encode(value) else {

@@ -191,31 +191,134 @@ public protocol _DefaultsRange {
 }
 
 extension Defaults {
-	/// A type that can be stored through `Defaults`. See ``_DefaultsSerializable``.
+	/**
+	A type that can be stored through `Defaults`.
+
+	Declare it on a `Codable` type, a `RawRepresentable` enum or an
+	`NSObject & NSSecureCoding` class and the right bridge is chosen for you;
+	for any other type, give it a `static let bridge` (a ``Defaults/Bridge``).
+
+	```swift
+	struct Point: Codable, Defaults.Serializable {
+		var x = 0, y = 0
+	}
+
+	extension Defaults.Keys {
+		static let origin = Key<Point>("origin", default: Point())
+	}
+	```
+	*/
 	public typealias Serializable = _DefaultsSerializable
 
-	/// Converts between a value and its stored form. See ``_DefaultsBridge``.
+	/**
+	Converts between a value and the object stored in `UserDefaults`.
+
+	`serialize` runs before a write and `deserialize` after a read; either returns
+	`nil` for a value it cannot convert (the write is skipped, the read falls back
+	to the key's default, each with a diagnostic). A bridge must round-trip every
+	value, produce a property-list type (or another `Defaults.Serializable`), and
+	be pure. Check yours with ``Defaults/bridgeViolations(of:roundTripping:)``.
+
+	```swift
+	struct Celsius { var degrees: Double }
+
+	struct CelsiusBridge: Defaults.Bridge {
+		func serialize(_ value: Celsius?) -> Double? { value?.degrees }
+		func deserialize(_ object: Double?) -> Celsius? { object.map(Celsius.init) }
+	}
+
+	extension Celsius: Defaults.Serializable {
+		static let bridge = CelsiusBridge()
+	}
+	```
+	*/
 	public typealias Bridge = _DefaultsBridge
 
-	/// A bridge that stores `Codable` values as JSON. See ``_DefaultsCodableBridge``.
+	/**
+	A bridge that stores a `Codable` value as a JSON string with sorted keys.
+
+	`serialize` and `deserialize` have default implementations; name the value type only.
+
+	```swift
+	struct Settings: Codable { var volume = 5 }
+
+	struct SettingsBridge: Defaults.CodableBridge {
+		typealias Value = Settings
+	}
+	```
+	*/
 	public typealias CodableBridge = _DefaultsCodableBridge
 
-	/// Prefer the raw value over JSON. See ``_DefaultsPreferRawRepresentable``.
+	/**
+	Makes a `Codable & RawRepresentable` type store its raw value instead of JSON.
+
+	```swift
+	enum Mime: String, Codable, Defaults.Serializable, Defaults.PreferRawRepresentable {
+		case json = "application/json"   // stored as application/json, without quotes
+	}
+	```
+	*/
 	public typealias PreferRawRepresentable = _DefaultsPreferRawRepresentable
 
-	/// Prefer a keyed archive over JSON. See ``_DefaultsPreferNSSecureCoding``.
+	/**
+	Makes a `Codable & NSSecureCoding` class store a keyed archive instead of JSON.
+
+	```swift
+	final class Shape: NSObject, NSSecureCoding, Codable, Defaults.Serializable, Defaults.PreferNSSecureCoding {
+		static let supportsSecureCoding = true
+		func encode(with coder: NSCoder) {}
+		init?(coder: NSCoder) {}
+	}
+	```
+	*/
 	public typealias PreferNSSecureCoding = _DefaultsPreferNSSecureCoding
 
-	/// A custom collection stored as an array. See ``_DefaultsCollectionSerializable``.
+	/**
+	A custom collection stored as a property-list array of its elements.
+
+	Adopt it with `init(_ elements: [Element])`; reading builds the collection from the stored elements.
+
+	```swift
+	struct Playlist: Defaults.CollectionSerializable {
+		var songs: [String]
+		init(_ elements: [String]) { songs = elements }
+
+		var startIndex: Int { songs.startIndex }
+		var endIndex: Int { songs.endIndex }
+		subscript(index: Int) -> String { songs[index] }
+		func index(after index: Int) -> Int { songs.index(after: index) }
+	}
+	```
+	*/
 	public typealias CollectionSerializable = _DefaultsCollectionSerializable
 
-	/// A custom set stored as an array. See ``_DefaultsSetAlgebraSerializable``.
+	/**
+	A custom set stored as a property-list array of its elements.
+
+	Adopt it with `toArray()`, which gives the elements to store in any order.
+
+	```swift
+	extension Tags: Defaults.SetAlgebraSerializable {
+		func toArray() -> [String] { Array(storage) }
+	}
+	```
+	*/
 	public typealias SetAlgebraSerializable = _DefaultsSetAlgebraSerializable
 
-	/// A range-like type. See ``_DefaultsRange``.
+	/**
+	A range-like type, stored as the two-element array `[lowerBound, upperBound]`.
+
+	`Range` and `ClosedRange` conform already.
+
+	```swift
+	extension Defaults.Keys {
+		static let pages = Key<ClosedRange<Int>>("pages", default: 1...10)
+	}
+	```
+	*/
 	public typealias Range = _DefaultsRange
 
-	/// A range-like type that can be stored. See ``_DefaultsRange``.
+	/// A range-like type (``Defaults/Range``) whose bounds can be stored.
 	public typealias RangeSerializable = _DefaultsRange & _DefaultsSerializable
 }
 

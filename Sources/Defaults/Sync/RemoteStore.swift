@@ -14,9 +14,12 @@ extension Defaults {
 	```
 	*/
 	public struct RemoteEntry: Hashable, Sendable {
+		/// The key's value in its stored form, or `nil` for a tombstone (the key was reset or removed).
 		public var value: AnySerializable?
+		/// When, and on which device, the key was explicitly changed.
 		public var timestamp: SyncTimestamp
 
+		/// An entry of `value` (or a tombstone, with `nil`) changed at `timestamp`.
 		public init(value: AnySerializable?, timestamp: SyncTimestamp) {
 			self.value = value
 			self.timestamp = timestamp
@@ -35,9 +38,12 @@ extension Defaults {
 	```
 	*/
 	public struct RemoteLimits: Hashable, Sendable {
+		/// How many keys the remote holds at most; `nil` for no limit.
 		public var maximumKeys: Int?
+		/// How many bytes all values take at most, each counted as a binary property list; `nil` for no limit.
 		public var maximumTotalBytes: Int?
 
+		/// Limits of `maximumKeys` keys and `maximumTotalBytes` bytes; leave either out for no limit.
 		public init(maximumKeys: Int? = nil, maximumTotalBytes: Int? = nil) {
 			self.maximumKeys = maximumKeys
 			self.maximumTotalBytes = maximumTotalBytes
@@ -46,6 +52,7 @@ extension Defaults {
 		/// `NSUbiquitousKeyValueStore`: 1,024 keys and 1 MB in all.
 		public static let ubiquitousKeyValueStore = RemoteLimits(maximumKeys: 1_024, maximumTotalBytes: 1_000_000)
 
+		/// No limit: a database or a shared folder.
 		public static let unlimited = RemoteLimits()
 	}
 

@@ -24,6 +24,7 @@ extension Defaults {
 		/// The device that made the change.
 		public let device: String
 
+		/// The stamp of a change made at `milliseconds` (Unix time), `counter`-th within it, by `device`.
 		public init(milliseconds: Int64, counter: UInt32, device: String) {
 			self.milliseconds = milliseconds
 			self.counter = counter

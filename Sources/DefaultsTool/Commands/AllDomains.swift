@@ -1,6 +1,6 @@
 import Defaults
 
-/// The contents of every domain in the preferences folder, for `read` without a domain and `find`.
+/// The contents of every domain in the preferences folder (and of `NSGlobalDomain`), for `read` without a domain and `find`.
 struct AllDomains {
 	var contents: [String: [String: PropertyListValue]] = [:]
 	/// Files that do not parse: skipped, reported after the rest is printed.
@@ -8,9 +8,15 @@ struct AllDomains {
 
 	static func load() throws -> AllDomains {
 		var domains = AllDomains()
-		for name in try persisting({ try PreferencesFile.domainNames() }) {
+		var files: [(name: String, file: PreferencesFile)] = []
+		for name in try DomainFolder.domainNames() {
+			files.append((name, try persisting { try PreferencesFile(domain: name) }))
+		}
+
+		files.append((GlobalDomain.name, try persisting { try GlobalDomain.file() }))
+		for (name, file) in files {
 			do {
-				if let contents = try PreferencesFile(domain: name).read() {
+				if let contents = try file.read() {
 					domains.contents[name] = contents
 				}
 			} catch Defaults.PersistenceError.unreadableFile(let path) {

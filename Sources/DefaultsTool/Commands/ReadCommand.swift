@@ -17,7 +17,7 @@ struct ReadCommand: ParsableCommand {
 	var arguments: [String] = []
 
 	func run() throws {
-		if arguments.isEmpty, target.path == nil {
+		if arguments.isEmpty, target.path == nil, !target.globalDomain {
 			let domains = try AllDomains.load()
 			Output.print(output.render(.dictionary(domains.contents.mapValues(PropertyListValue.dictionary))))
 			try domains.failIfAnyUnreadable()

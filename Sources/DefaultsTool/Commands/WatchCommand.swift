@@ -38,7 +38,7 @@ struct WatchCommand: ParsableCommand {
 		}
 
 		// Reads now, so an unreadable file is reported before watching starts.
-		_ = try persisting { try operands.file.read() }
+		_ = try operands.contents()
 
 		Self.stopOnInterrupt()
 		let json = output.json

@@ -1,13 +1,19 @@
 import ArgumentParser
 import Defaults
+import Foundation
 
 struct WriteCommand: ParsableCommand {
 	static let usage = "defaults write <domain> <key> [-<type>] <value>..."
 
 	static let configuration = CommandConfiguration(
 		commandName: "write",
-		abstract: "Store a typed value under a key.",
-		usage: "\(usage)\ndefaults write --path <file> <key> [-<type>] <value>...",
+		abstract: "Store a typed value under a key, or replace a whole domain.",
+		usage: """
+			\(usage)
+			defaults write <domain> '{ <key> = <value>; ... }'
+			defaults write -g <key> [-<type>] <value>...
+			defaults write --path <file> <key> [-<type>] <value>...
+			""",
 		discussion: """
 			Types: \(ValueParser.flagSummary).
 			  defaults write com.example.demo count -int 8
@@ -19,32 +25,64 @@ struct WriteCommand: ParsableCommand {
 			  defaults write com.example.demo window -dict width -int 800 title main
 			  defaults write com.example.demo tags -array-add more
 			  defaults write com.example.demo limits -json '{"level": 3, "tags": ["a"]}'
+			  defaults write -g AppleLocale en_US
+			  defaults write com.example.demo '{ greeting = hello; count = 8; }'
 			Without a type the value is a string, or an old-style property list when it starts \
 			with (, { or <. A Codable value of the Defaults library is stored as a JSON string: \
-			write it with -string '{"width":800}'.
+			write it with -string '{"width":800}'. A dictionary in braces in place of the key \
+			replaces the whole domain (its values are strings, arrays and dictionaries, as \
+			old-style property lists have no other types).
+			Words that start with '-': before the key they are options; a domain or key that \
+			starts with '-' goes after '--' (defaults write -- -domain -key -int 1). Among the \
+			values, a word that starts with '-' is a type, or a negative number stored as text \
+			(-5); -h and --help print this help; anything else is refused as an unknown type. \
+			The word after a scalar type (-string -x) and a key inside -dict are taken as they are.
 			"""
 	)
 
 	@OptionGroup var target: TargetOptions
 
-	// Everything after the domain is taken as it is, so values such as `-h`, `--path` or `-5` are data, not options.
+	// Split by hand (see `Words`), so values such as `-5` or `-string --help` are data, not options.
 	@Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The domain, the key, and the value with its type flag.", valueName: "domain> <key> <value"))
 	var arguments: [String] = []
 
 	func run() throws {
-		var arguments = arguments
-		if let terminator = arguments.firstIndex(of: "--"), terminator < 2 {
-			arguments.remove(at: terminator)
+		let words = try Words(arguments, path: target.path, globalDomain: target.globalDomain)
+		var operands = try TargetOptions.resolve(words.operands[...], path: words.path, globalDomain: words.globalDomain, usage: Self.usage)
+		let key = try operands.next("key")
+		if operands.remaining.isEmpty, key.drop(while: \.isWhitespace).first == "{" {
+			let contents = try Self.domainLiteral(key)
+			try refuseMissingFolder(operands)
+			try operands.update { $0 = contents }
+			return
 		}
 
-		var operands = try target.resolve(arguments, usage: Self.usage)
-		let key = try operands.next("key")
 		let action = try ValueParser.parse(operands.remaining)
+		try refuseMissingFolder(operands)
 		try operands.update { contents in
 			var values = contents ?? [:]
 			values[key] = try Self.apply(action, to: values[key], key: key)
 			contents = values
 		}
+	}
+
+	/// `--path` writes only into a folder that exists, as `export` does; a domain's folder is created as the library creates it.
+	private func refuseMissingFolder(_ operands: Operands) throws {
+		guard case .path(let path) = operands.target else {
+			return
+		}
+
+		if !OutputFile.folderExists(of: path) {
+			throw ToolError.noSuchFolder(path: path)
+		}
+	}
+
+	private static func domainLiteral(_ text: String) throws -> [String: PropertyListValue] {
+		guard case .dictionary(let contents)? = OldStylePropertyList.parse(Data(text.utf8)) else {
+			throw ToolError.notADomainLiteral(text)
+		}
+
+		return contents
 	}
 
 	private static func apply(_ action: WriteAction, to current: PropertyListValue?, key: String) throws -> PropertyListValue {

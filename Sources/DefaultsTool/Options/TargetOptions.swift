@@ -2,7 +2,7 @@ import ArgumentParser
 import Defaults
 import Foundation
 
-/// Chooses the file a command works on: a domain named by the first operand, or `--path`.
+/// Chooses the file a command works on: a domain named by the first operand, the global domain (`-g`), or `--path`.
 struct TargetOptions: ParsableArguments {
 	@Option(
 		name: .long,
@@ -11,34 +11,89 @@ struct TargetOptions: ParsableArguments {
 	)
 	var path: String?
 
+	@Flag(
+		name: [.customShort("g"), .customLong("globalDomain", withSingleDash: true)],
+		help: "Work on the global domain (NSGlobalDomain), whose keys every program's standard suite sees; leave the domain out."
+	)
+	var globalDomain = false
+
 	/// Splits `operands` into the file and the operands that follow the domain.
 	func resolve(_ operands: [String], usage: String) throws -> Operands {
-		var remaining = operands[...]
+		try Self.resolve(operands[...], path: path, globalDomain: globalDomain, usage: usage)
+	}
+
+	static func resolve(_ operands: ArraySlice<String>, path: String?, globalDomain: Bool, usage: String) throws -> Operands {
+		var remaining = operands
 		if let path {
+			guard !globalDomain else {
+				throw ToolError.conflictingTargets(usage: usage)
+			}
+
 			// Through symbolic links: a link to a preferences file stays a link, and its target is edited.
 			let url = URL(fileURLWithPath: OutputFile.followingLinks((path as NSString).expandingTildeInPath))
 			let pathUsage = usage.replacingOccurrences(of: "<domain>", with: "--path <file>")
-			return Operands(file: PreferencesFile(url: url), name: url.path, isExplicitPath: true, remaining: remaining, usage: pathUsage)
+			return Operands(file: PreferencesFile(url: url), target: .path(url.path), remaining: remaining, usage: pathUsage)
+		}
+
+		if globalDomain {
+			return Operands(file: try persisting { try GlobalDomain.file() }, target: .global, remaining: remaining, usage: usage)
 		}
 
 		guard let domain = remaining.popFirst() else {
 			throw ToolError.missingOperand("domain", usage: usage)
 		}
 
+		if domain == GlobalDomain.name {
+			return Operands(file: try persisting { try GlobalDomain.file() }, target: .global, remaining: remaining, usage: usage)
+		}
+
 		let file = try persisting { try PreferencesFile(domain: domain) }
-		return Operands(file: file, name: domain, isExplicitPath: false, remaining: remaining, usage: usage)
+		return Operands(file: file, target: .domain(domain), remaining: remaining, usage: usage)
+	}
+}
+
+/// What a command works on, as messages and suggested commands name it.
+enum Target: Equatable {
+	case domain(String)
+	case global
+	case path(String)
+
+	/// How messages name it: the domain, or the file's path.
+	var name: String {
+		switch self {
+		case .domain(let name):
+			name
+		case .global:
+			GlobalDomain.name
+		case .path(let path):
+			path
+		}
+	}
+
+	/// The words that select it on a command line, ready to paste into a shell.
+	var commandWords: String {
+		switch self {
+		case .domain(let name):
+			name.hasPrefix("-") ? "-- \(ShellWord.quoted(name))" : ShellWord.quoted(name)
+		case .global:
+			"-g"
+		case .path(let path):
+			"--path \(ShellWord.quoted(path))"
+		}
 	}
 }
 
 /// The file a command works on and the operands after its domain, taken one at a time.
 struct Operands {
 	let file: PreferencesFile
-	/// How messages name the file: its domain, or its path.
-	let name: String
-	/// Whether the file was given with `--path` rather than as a domain.
-	let isExplicitPath: Bool
+	let target: Target
 	fileprivate(set) var remaining: ArraySlice<String>
 	let usage: String
+
+	/// How messages name the file: its domain, or its path.
+	var name: String {
+		target.name
+	}
 
 	mutating func next(_ name: String) throws -> String {
 		guard let operand = remaining.popFirst() else {
@@ -59,9 +114,14 @@ struct Operands {
 		}
 	}
 
+	/// The file's values, or `nil` when there is no file.
+	func contents() throws -> [String: PropertyListValue]? {
+		try reporting { try file.read() }
+	}
+
 	/// The file's values; fails when there is no file.
 	func existingContents() throws -> [String: PropertyListValue] {
-		guard let contents = try persisting({ try file.read() }) else {
+		guard let contents = try contents() else {
 			throw missing
 		}
 
@@ -70,7 +130,11 @@ struct Operands {
 
 	/// The error for a domain or file that does not exist.
 	var missing: ToolError {
-		isExplicitPath ? .noSuchFile(name) : .noSuchDomain(name)
+		if case .path(let path) = target {
+			.noSuchFile(path)
+		} else {
+			.noSuchDomain(name)
+		}
 	}
 
 	/**
@@ -93,6 +157,15 @@ struct Operands {
 	/// Edits the file under its lock; `body` gets `nil` when there is no file yet.
 	@discardableResult
 	func update<Value>(_ body: (inout [String: PropertyListValue]?) throws -> Value) throws -> Value {
-		try persisting { try file.update(body) }
+		try reporting { try file.update(body) }
+	}
+
+	/// Runs a library call; an unreadable file is reported with the command that repairs it.
+	func reporting<Value>(_ body: () throws -> Value) throws -> Value {
+		do {
+			return try persisting(body)
+		} catch ToolError.persistence(.unreadableFile(let path)) {
+			throw ToolError.unreadableDomain(path: path, repair: "defaults delete \(target.commandWords)")
+		}
 	}
 }

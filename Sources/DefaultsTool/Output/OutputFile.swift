@@ -19,7 +19,7 @@ enum OutputFile {
 			throw ToolError.cannotWrite(path: path, reason: "it is a folder")
 		}
 
-		guard FileManager.default.fileExists(atPath: target.deletingLastPathComponent().path) else {
+		guard folderExists(of: target.path) else {
 			throw ToolError.cannotWrite(path: path, reason: "no such folder")
 		}
 
@@ -33,6 +33,13 @@ enum OutputFile {
 			let reason = if case .fileOperationFailed(_, _, let reason) = error { reason } else { "\(error)" }
 			throw ToolError.cannotWrite(path: path, reason: reason)
 		}
+	}
+
+	/// Whether the folder that would hold the file at `path` exists (the tool creates no folders outside the preferences folder).
+	static func folderExists(of path: String) -> Bool {
+		var isDirectory: ObjCBool = false
+		let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+		return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
 	}
 
 	/// The file a path names, following symbolic links even when the last one points at nothing yet.

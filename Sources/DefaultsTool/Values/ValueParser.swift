@@ -1,3 +1,4 @@
+import ArgumentParser
 import Defaults
 import Foundation
 
@@ -39,6 +40,38 @@ enum ValueParser {
 
 			self = flag
 		}
+
+		/**
+		The type a word names, or `nil` for a plain value. A word that starts
+		with `-` is a type unless it is a number (`-5`, `-.5`); `-h` and
+		`--help` ask for help, and anything else is a mistyped type (`-itn`),
+		refused rather than stored as text.
+		*/
+		init?(word: String) throws {
+			guard word.hasPrefix("-"), !Self.isNumber(word) else {
+				return nil
+			}
+
+			if let flag = Flag(argument: word) {
+				self = flag
+				return
+			}
+
+			if ["-h", "-help", "--help"].contains(word) {
+				throw CleanExit.helpRequest(WriteCommand.self)
+			}
+
+			throw ToolError.unknownTypeFlag(word)
+		}
+
+		private static func isNumber(_ word: String) -> Bool {
+			let afterSign = word.dropFirst()
+			guard let first = afterSign.first, first.isASCII, first.isNumber || first == "." else {
+				return false
+			}
+
+			return Double(afterSign) != nil
+		}
 	}
 
 	/// Every flag `write` understands, for help text.
@@ -50,7 +83,7 @@ enum ValueParser {
 			throw ToolError.missingOperand("value", usage: WriteCommand.usage)
 		}
 
-		guard let flag = Flag(argument: first) else {
+		guard let flag = try Flag(word: first) else {
 			try expectEnd(arguments)
 			return .set(try untyped(first))
 		}
@@ -84,7 +117,7 @@ enum ValueParser {
 			return nil
 		}
 
-		guard let flag = Flag(argument: first) else {
+		guard let flag = try Flag(word: first) else {
 			return .string(first)
 		}
 

@@ -18,6 +18,8 @@ struct CrashHarnessTests {
 			_ = helper.waitForLine(timeout: 10) { $0.hasPrefix("ack") }
 			Thread.sleep(forTimeInterval: Double.random(in: 0...0.030))
 			helper.kill()
+			let leftovers = suite.temporaryFiles().filter { !$0.contains(".\(helper.processIdentifier).") }
+			#expect(leftovers.isEmpty, "trial \(trial): temporary files of earlier killed writers survived this start: \(leftovers)")
 
 			let acks = helper.receivedLines.compactMap { line -> Int? in
 				line.hasPrefix("ack ") ? Int(line.dropFirst(4)) : nil
@@ -39,6 +41,17 @@ struct CrashHarnessTests {
 
 		#expect(trialsWithWrites == crashTrials, "every trial was killed while writing")
 		#expect(acknowledged >= crashTrials)
+
+		#expect(try HelperProcess.run(["write", suite.name, "afterTheLastKill", "1", "flush"]).status == 0)
+		#expect(suite.temporaryFiles().isEmpty, "no temporary file survives the next start")
+	}
+}
+
+extension TestSuite {
+	/// The temporary files of this suite's atomic replaces that are in its folder now.
+	func temporaryFiles() -> [String] {
+		let names = (try? FileManager.default.contentsOfDirectory(atPath: fileURL.deletingLastPathComponent().path)) ?? []
+		return names.filter { $0.hasPrefix(".\(fileURL.lastPathComponent).") && $0.hasSuffix(".tmp") }
 	}
 }
 

@@ -28,9 +28,10 @@ struct FailingFileSystem: PreferencesFileSystem {
 
 	func withExclusiveLock<Result>(
 		for url: URL,
+		waitingUntil deadline: ContinuousClock.Instant,
 		_ body: () throws(Defaults.PersistenceError) -> Result
 	) throws(Defaults.PersistenceError) -> Result {
-		try real.withExclusiveLock(for: url, body)
+		try real.withExclusiveLock(for: url, waitingUntil: deadline, body)
 	}
 }
 

@@ -116,6 +116,7 @@ extension Defaults {
 	```
 	*/
 	public struct SetAlgebraBridge<Value: Defaults.SetAlgebraSerializable>: Bridge, Sendable where Value.Element: Defaults.Serializable {
+		/// The set's element type, stored through its own bridge.
 		public typealias Element = Value.Element
 		public typealias Serializable = Any
 
@@ -141,6 +142,7 @@ extension Defaults {
 	```
 	*/
 	public struct CollectionBridge<Value: Defaults.CollectionSerializable>: Bridge, Sendable where Value.Element: Defaults.Serializable {
+		/// The collection's element type, stored through its own bridge.
 		public typealias Element = Value.Element
 		public typealias Serializable = Any
 
@@ -166,6 +168,7 @@ extension Defaults {
 	```
 	*/
 	public struct RangeBridge<Value: Defaults.Range>: Bridge, Sendable {
+		/// The range's bound type, stored through its own bridge.
 		public typealias Bound = Value.Bound
 		public typealias Serializable = Any
 

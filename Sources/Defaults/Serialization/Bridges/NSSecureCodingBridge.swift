@@ -4,8 +4,10 @@ extension Defaults {
 	/**
 	Stores an `NSSecureCoding` object as `Data` from `NSKeyedArchiver` with secure coding.
 
-	Before unarchiving, the archive is checked to hold an object of `Value`'s
-	class: Foundation on Linux crashes instead of failing when it does not.
+	No stored bytes crash the reader: the whole archive is checked before it is
+	unarchived (Foundation on Linux traps on a wrong class or a reference cycle
+	instead of failing), and a value whose class Foundation cannot name (a
+	`private`, nested or generic class) is not written, with a diagnostic.
 
 	```swift
 	final class Bookmark: NSObject, NSSecureCoding, Defaults.Serializable {
@@ -25,15 +27,11 @@ extension Defaults {
 				return nil
 			}
 
-			return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
+			return KeyedArchiveCoding.archive(value)
 		}
 
 		public func deserialize(_ object: Data?) -> Value? {
-			guard let object, KeyedArchiveInspector.rootObject(of: object, isA: Value.self) else {
-				return nil
-			}
-
-			return try? NSKeyedUnarchiver.unarchivedObject(ofClass: Value.self, from: object)
+			object.flatMap { KeyedArchiveCoding.unarchive(Value.self, from: $0) }
 		}
 	}
 }

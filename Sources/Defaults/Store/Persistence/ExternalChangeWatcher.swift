@@ -21,23 +21,41 @@ thread reads its events and notifies the listeners of the files involved. A
 ``SuiteFile`` then diffs the file against what it last saw and hands the
 differences to the change engine. Events arrive within milliseconds of the
 rename.
+
+A watch dies with its folder. When a watched folder is removed or moved away,
+its listeners are told at once (their files are gone), a diagnostic reports
+the gap, and the nearest existing ancestor is watched until the folder is
+back; then the folder is watched again, the gap's length is reported, and the
+listeners re-read their files to catch up with what other processes wrote.
 */
 package final class ExternalChangeWatcher: @unchecked Sendable {
 	package static let shared = ExternalChangeWatcher()
 
-	private struct State {
+	struct State {
 		var descriptor: Int32 = -1
-		var folders: [Int32: URL] = [:]
+		/// The folder each inotify watch is on: folders listened to, and ancestors of missing ones.
+		var watchedFolders: [Int32: String] = [:]
+		/// Every folder that holds listened files or is listened to as a whole.
+		var listenedFolders: Set<String> = []
 		var listeners: [String: [WeakListener]] = [:]
 		/// Listeners to every file of a folder, by the folder's path.
 		var folderListeners: [String: [WeakListener]] = [:]
+		/// Listened folders that do not exist at the moment.
+		var missingFolders: [String: MissingFolder] = [:]
 	}
 
-	private struct WeakListener {
+	struct WeakListener {
 		weak var listener: (any ExternalChangeListener)?
 	}
 
-	private let state = Locked(State())
+	struct MissingFolder {
+		/// When it went missing, or `nil` when it never existed while watched (nothing was missed).
+		var since: DispatchTime?
+		/// The watch on the nearest existing ancestor, which announces the folder's return.
+		var ancestorWatch: Int32?
+	}
+
+	let state = Locked(State())
 
 	/// Starts notifying `listener`, which is held weakly, of changes to its file.
 	package func watch(_ listener: any ExternalChangeListener) {
@@ -66,12 +84,9 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 		}
 
 		try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-		let watch = inotify_add_watch(descriptor, folder.path, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE))
-		state.withLock { state in
-			if watch >= 0 {
-				state.folders[watch] = folder.standardizedFileURL
-			}
-
+		let folderPath = folder.standardizedFileURL.path
+		let isMissing = state.withLock { state in
+			state.listenedFolders.insert(folderPath)
 			let path = listener.url.standardizedFileURL.path
 			if wholeFolder {
 				state.folderListeners[path, default: []].removeAll { $0.listener == nil }
@@ -80,6 +95,24 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 				state.listeners[path, default: []].removeAll { $0.listener == nil }
 				state.listeners[path, default: []].append(WeakListener(listener: listener))
 			}
+
+			guard state.missingFolders[folderPath] == nil else {
+				return false
+			}
+
+			let watch = inotify_add_watch(descriptor, folderPath, Self.folderEvents)
+			if watch >= 0 {
+				state.watchedFolders[watch] = folderPath
+				return false
+			}
+
+			// It could not be created: wait for someone to create it.
+			state.missingFolders[folderPath] = MissingFolder(since: nil)
+			return true
+		}
+
+		if isMissing {
+			watchFolders()
 		}
 
 		if isNew {
@@ -93,8 +126,15 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 	}
 
 	#if canImport(Glibc)
+	/// What a watched folder reports: its files' writes, renames and deletions, and its own disappearance.
+	static let folderEvents = UInt32(
+		IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD
+	)
+
+	/// What an ancestor of a missing folder reports: a folder appearing in it, or its own disappearance.
+	static let ancestorEvents = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD)
+
 	private func readEvents(from descriptor: Int32) {
-		let headerSize = MemoryLayout<inotify_event>.size
 		var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 		while true {
 			let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -106,32 +146,223 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 				return
 			}
 
-			var changed: Set<String> = []
-			var changedFolders: Set<String> = []
-			buffer.withUnsafeBytes { bytes in
-				var offset = 0
-				while offset + headerSize <= count {
-					let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-					let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-					let nameBytes = bytes[(offset + headerSize)..<(offset + headerSize + nameLength)]
-					let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-					if let folder = state.withLock({ $0.folders[watch] }) {
-						changed.insert(folder.appendingPathComponent(name).path)
-						changedFolders.insert(folder.path)
-					}
+			let events = buffer.withUnsafeBytes { InotifyEvent.parse($0.prefix(count)) }
+			let batch = state.withLock { state in
+				state.interpret(events)
+			}
+			deliver(batch)
+		}
+	}
 
-					offset += headerSize + nameLength
-				}
+	/// Tells listeners what a batch of events means for them; runs without any lock held.
+	private func deliver(_ batch: EventBatch) {
+		for folder in batch.lostFolders.sorted() {
+			DiagnosticReporter.report(
+				.watchInterrupted,
+				key: nil,
+				"the preferences folder \(folder) was removed or moved away: its files read as deleted, and changes other processes make there are not seen until it exists again"
+			)
+		}
+
+		var toNotify = listeners(of: batch)
+		if batch.needsNewWatches {
+			let recovered = watchFolders()
+			for (folder, since) in recovered.sorted(by: { $0.key < $1.key }) {
+				let milliseconds = (DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1_000_000
+				DiagnosticReporter.report(
+					.watchInterrupted,
+					key: nil,
+					"the preferences folder \(folder) exists again after \(milliseconds) ms without a watch: watching it again and re-reading its files, so changes made meanwhile are delivered now"
+				)
 			}
 
-			let listeners = state.withLock { state in
-				changed.flatMap { state.listeners[$0, default: []].compactMap(\.listener) }
-					+ changedFolders.flatMap { state.folderListeners[$0, default: []].compactMap(\.listener) }
+			toNotify += state.withLock { $0.listeners(inFolders: Set(recovered.keys)) }
+		}
+
+		var notified: Set<ObjectIdentifier> = []
+		for listener in toNotify where notified.insert(ObjectIdentifier(listener)).inserted {
+			listener.fileDidChange()
+		}
+	}
+
+	private func listeners(of batch: EventBatch) -> [any ExternalChangeListener] {
+		state.withLock { state in
+			if batch.overflowed {
+				return state.listeners(inFolders: state.listenedFolders)
 			}
-			for listener in listeners {
-				listener.fileDidChange()
-			}
+
+			return batch.changedFiles.flatMap { state.listeners[$0, default: []].compactMap(\.listener) }
+				+ batch.changedFolders.flatMap { state.folderListeners[$0, default: []].compactMap(\.listener) }
+				+ state.listeners(inFolders: batch.lostFolders)
+		}
+	}
+
+	/// Watches every missing folder that exists again, or the nearest ancestor that announces its return; returns the ones that are back and when they went missing.
+	@discardableResult
+	private func watchFolders() -> [String: DispatchTime] {
+		state.withLock { state in
+			state.watchMissingFolders()
 		}
 	}
 	#endif
 }
+
+#if canImport(Glibc)
+/// What one read of the inotify descriptor means.
+struct EventBatch {
+	var changedFiles: Set<String> = []
+	var changedFolders: Set<String> = []
+	/// Listened folders whose watch died because they were removed or moved away.
+	var lostFolders: Set<String> = []
+	/// A folder appeared, or a watch died: missing folders may be watchable now.
+	var needsNewWatches = false
+	/// The kernel dropped events: every listener must re-read.
+	var overflowed = false
+}
+
+extension ExternalChangeWatcher.State {
+	/// Sorts a batch of events into what changed; marks listened folders whose watch died as missing.
+	mutating func interpret(_ events: [InotifyEvent]) -> EventBatch {
+		var batch = EventBatch()
+		for event in events {
+			if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+				batch.overflowed = true
+				continue
+			}
+
+			guard let folder = watchedFolders[event.watch] else {
+				continue
+			}
+
+			if event.mask & UInt32(IN_IGNORED) != 0 {
+				// The watch is gone (its folder was deleted, moved or unmounted).
+				watchedFolders[event.watch] = nil
+				if listenedFolders.contains(folder), missingFolders[folder] == nil, !watchedFolders.values.contains(folder) {
+					missingFolders[folder] = ExternalChangeWatcher.MissingFolder(since: .now())
+					batch.lostFolders.insert(folder)
+				}
+
+				batch.needsNewWatches = batch.needsNewWatches || !missingFolders.isEmpty
+			} else if event.mask & UInt32(IN_MOVE_SELF) != 0 {
+				// The watch would follow the folder to its new place; end it, which reports IN_IGNORED.
+				inotify_rm_watch(descriptor, event.watch)
+			} else if event.mask & UInt32(IN_DELETE_SELF) == 0 {
+				batch.changedFiles.insert(folder + "/" + event.name)
+				batch.changedFolders.insert(folder)
+				if event.mask & UInt32(IN_ISDIR) != 0, !missingFolders.isEmpty {
+					batch.needsNewWatches = true
+				}
+			}
+		}
+
+		return batch
+	}
+
+	/// The listeners of files in `folders` and of the folders themselves.
+	func listeners(inFolders folders: Set<String>) -> [any ExternalChangeListener] {
+		guard !folders.isEmpty else {
+			return []
+		}
+
+		let files = listeners.filter { folders.contains(URL(fileURLWithPath: $0.key).deletingLastPathComponent().standardizedFileURL.path) }
+		return files.values.flatMap { $0.compactMap(\.listener) }
+			+ folders.flatMap { folderListeners[$0, default: []].compactMap(\.listener) }
+	}
+
+	/**
+	Watches each missing folder that exists again; for the others, watches the
+	nearest existing ancestor, whose events announce the next folder level.
+	Returns the folders that are back, with when they went missing.
+	*/
+	mutating func watchMissingFolders() -> [String: DispatchTime] {
+		var recovered: [String: DispatchTime] = [:]
+		for (folder, missing) in missingFolders {
+			// Bounded: each round either watches the folder or an ancestor one level closer to it.
+			for _ in 0..<64 {
+				let watch = inotify_add_watch(descriptor, folder, ExternalChangeWatcher.folderEvents)
+				if watch >= 0 {
+					watchedFolders[watch] = folder
+					missingFolders[folder] = nil
+					if let since = missing.since {
+						recovered[folder] = since
+					}
+
+					break
+				}
+
+				guard let (ancestor, ancestorWatch) = watchNearestAncestor(of: folder) else {
+					break
+				}
+
+				missingFolders[folder]?.ancestorWatch = ancestorWatch
+				// The next level may have appeared before the watch existed; if not, the watch will announce it.
+				if !FileManager.default.fileExists(atPath: Self.nextLevel(from: ancestor, toward: folder)) {
+					break
+				}
+			}
+		}
+
+		endUnneededAncestorWatches()
+		return recovered
+	}
+
+	private mutating func watchNearestAncestor(of folder: String) -> (path: String, watch: Int32)? {
+		var ancestor = URL(fileURLWithPath: folder).deletingLastPathComponent()
+		while true {
+			let watch = inotify_add_watch(descriptor, ancestor.path, ExternalChangeWatcher.ancestorEvents)
+			if watch >= 0 {
+				watchedFolders[watch] = ancestor.standardizedFileURL.path
+				return (ancestor.standardizedFileURL.path, watch)
+			}
+
+			guard ancestor.path != "/" else {
+				return nil
+			}
+
+			ancestor.deleteLastPathComponent()
+		}
+	}
+
+	/// The child of `ancestor` on the way to `folder`.
+	private static func nextLevel(from ancestor: String, toward folder: String) -> String {
+		let remainder = folder.dropFirst(ancestor.count).drop { $0 == "/" }
+		let component = remainder.prefix { $0 != "/" }
+		return (ancestor == "/" ? "" : ancestor) + "/" + component
+	}
+
+	/// Stops watching ancestors no missing folder waits for, so their unrelated activity costs nothing.
+	private mutating func endUnneededAncestorWatches() {
+		let needed = Set(missingFolders.values.compactMap(\.ancestorWatch))
+		for (watch, folder) in watchedFolders where !listenedFolders.contains(folder) && !needed.contains(watch) {
+			inotify_rm_watch(descriptor, watch)
+			watchedFolders[watch] = nil
+		}
+	}
+}
+
+/// One inotify event, as `read(2)` returns it from the descriptor.
+struct InotifyEvent {
+	let watch: Int32
+	let mask: UInt32
+	/// The file's name within the watched folder; empty for events about the folder itself.
+	let name: String
+
+	static func parse(_ bytes: Slice<UnsafeRawBufferPointer>) -> [InotifyEvent] {
+		let headerSize = MemoryLayout<inotify_event>.size
+		let bytes = UnsafeRawBufferPointer(rebasing: bytes)
+		var events: [InotifyEvent] = []
+		var offset = 0
+		while offset + headerSize <= bytes.count {
+			let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+			let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+			let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+			let end = min(offset + headerSize + nameLength, bytes.count)
+			let name = String(decoding: bytes[(offset + headerSize)..<end].prefix { $0 != 0 }, as: UTF8.self)
+			events.append(InotifyEvent(watch: watch, mask: mask, name: name))
+			offset += headerSize + nameLength
+		}
+
+		return events
+	}
+}
+#endif

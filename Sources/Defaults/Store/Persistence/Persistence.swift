@@ -51,9 +51,47 @@ enum Persistence {
 		#endif
 	}
 
-	/// Writes every suite's pending changes; failures are reported, not thrown.
-	static func flushAll() {
-		let files = entries.withLock { entries in
+	/**
+	Writes every suite's pending changes before the process ends, within
+	``PersistenceSettings/exitFlushLimit`` in all.
+
+	Flushing delivers other processes' changes to observers, which may write
+	again: it repeats until nothing is pending (a bounded number of rounds). A
+	suite that cannot be written (its lock is held, the disk is full) is
+	reported with the keys it loses, and not retried.
+	*/
+	static func flushBeforeExit(_ occasion: String) {
+		let deadline = ContinuousClock.now + PersistenceSettings.exitFlushLimit
+		var failures: [ObjectIdentifier: Defaults.PersistenceError] = [:]
+		for _ in 0..<PersistenceSettings.exitFlushRounds {
+			let files = fileEntries().filter { $0.hasPendingChanges && failures[ObjectIdentifier($0)] == nil }
+			if files.isEmpty {
+				break
+			}
+
+			for file in files {
+				do {
+					try file.flush(waitingUntil: deadline)
+				} catch {
+					failures[ObjectIdentifier(file)] = error
+				}
+			}
+		}
+
+		for file in fileEntries() where file.hasPendingChanges {
+			let reason = failures[ObjectIdentifier(file)].map { "\($0)" }
+				?? "observers kept changing it for \(PersistenceSettings.exitFlushRounds) rounds"
+			let names = file.pendingNames
+			DiagnosticReporter.report(
+				.persistenceFailed,
+				key: names.count == 1 ? names[0] : nil,
+				"\(occasion): changes to suite '\(file.domainName)' were not written and are lost (keys: \(names.joined(separator: ", "))): \(reason)"
+			)
+		}
+	}
+
+	private static func fileEntries() -> [SuiteFile] {
+		entries.withLock { entries in
 			entries.values.compactMap { entry -> SuiteFile? in
 				if case .file(let file) = entry {
 					return file
@@ -61,10 +99,6 @@ enum Persistence {
 
 				return nil
 			}
-		}
-
-		for file in files where file.hasPendingChanges {
-			file.flushReportingFailure()
 		}
 	}
 
@@ -101,6 +135,7 @@ enum Persistence {
 			switch stored {
 			case .file(let file):
 				ExitFlush.install()
+				TerminationSignalFlush.install()
 				ExternalChangeWatcher.shared.watch(file)
 			case .unavailable(let error):
 				DiagnosticReporter.report(.persistenceFailed, key: nil, "changes to this suite stay in memory: \(error)")
@@ -142,7 +177,7 @@ enum ExitFlush {
 
 		if isFirst {
 			atexit {
-				Persistence.flushAll()
+				Persistence.flushBeforeExit("the process is exiting")
 			}
 		}
 	}

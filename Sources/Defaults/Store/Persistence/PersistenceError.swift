@@ -19,6 +19,9 @@ extension Defaults {
 		/// Neither `XDG_CONFIG_HOME` (absolute) nor `HOME` is set, so there is no preferences folder.
 		case noPreferencesFolder
 
+		/// The variable that locates the preferences folder (`HOME`) holds a relative path, which would put the files below whatever the working directory is.
+		case relativePreferencesFolder(variable: String, path: String)
+
 		/// The suite's name cannot be determined, so its file cannot be found.
 		case unknownSuite
 
@@ -28,18 +31,30 @@ extension Defaults {
 		/// The file exists but is not a property-list dictionary (empty, truncated, or another format).
 		case unreadableFile(path: String)
 
+		/// The path holds a FIFO, socket, device or folder: the library opens regular files only, so it never blocks on one.
+		case notARegularFile(path: String)
+
+		/// Another process held the suite's lock (at `path`) longer than the library waits; the changes stay in memory and are retried.
+		case lockTimedOut(path: String, seconds: Double)
+
 		public var description: String {
 			switch self {
 			case .invalidSuiteName(let name):
 				"suite name '\(name)' would escape the preferences folder: use a name without '/' that is not empty, '.' or '..'"
 			case .noPreferencesFolder:
 				"no preferences folder: set HOME or an absolute XDG_CONFIG_HOME (refusing to write to /.config)"
+			case .relativePreferencesFolder(let variable, let path):
+				"no preferences folder: \(variable) is the relative path '\(path)', which would put preferences below the working directory; set it, or XDG_CONFIG_HOME, to an absolute path"
 			case .unknownSuite:
 				"the suite's name cannot be determined; create it with UserDefaults(suiteName:) or Defaults.suite(named:)"
 			case .fileOperationFailed(let operation, let path, let reason):
 				"could not \(operation) \(path): \(reason)"
 			case .unreadableFile(let path):
 				"\(path) is not a readable property list; it was left as it is"
+			case .notARegularFile(let path):
+				"\(path) is not a regular file (a FIFO, socket, device or folder); it was not opened and was left as it is"
+			case .lockTimedOut(let path, let seconds):
+				"another process held the lock \(path) for more than \(seconds) s (a stopped process, a debugger?)"
 			}
 		}
 	}

@@ -11,6 +11,18 @@ enum PersistenceSettings {
 
 	static let queue = DispatchQueue(label: "Defaults.persistence", qos: .utility)
 
+	/// How long a flush waits for another process to release the suite's lock before it gives up and retries later.
+	static let lockTimeout: Duration = .seconds(2)
+
+	/// How long the flush at exit, or on a termination signal, may take in all: the process ends even if another holds the lock.
+	static let exitFlushLimit: Duration = .seconds(2)
+
+	/// Rounds of the exit flush: observers that write while it delivers other processes' changes get their writes flushed too.
+	static let exitFlushRounds = 8
+
+	/// The wait before retrying a failed flush, doubling after each failure up to the last.
+	static let retryDelays: (first: Duration, last: Duration) = (.milliseconds(500), .seconds(60))
+
 	/// How many times its last write's duration a suite waits before the next: persisting a large suite takes at most about a fifth of a core.
 	static let slowWriteSpacing = 4
 
@@ -28,6 +40,22 @@ enum PersistenceSettings {
 extension Defaults {
 	/**
 	When the library writes changes to disk (Linux; Apple platforms persist on their own).
+
+	What a write survives once its setter returned:
+
+	| The process ends by | `.coalesced` (default) | `.writeThrough` |
+	|---|---|---|
+	| `return` from `main`, `exit()` | kept (flushed at exit) | kept |
+	| SIGTERM, SIGINT, SIGHUP with the default disposition | kept (flushed, then the process dies by the signal) | kept |
+	| the same signals handled by the application | kept if its handler ends in `exit()` | kept |
+	| SIGKILL, `_exit`, `abort`, a crash | lost if still in the window | kept |
+	| power loss | lost if still in the window | kept |
+
+	In every case the file on disk is the old or the new version, never a torn
+	one, and a ``Defaults/flush(suite:)`` that returned covers everything
+	written before it. Flushes at exit or on a signal take at most about two
+	seconds; what they cannot write (another process holds the lock) is named
+	in a diagnostic.
 
 	```swift
 	Defaults.writeMode = .writeThrough                 // every write is durable before it returns
@@ -53,7 +81,8 @@ extension Defaults {
 	How the library persists writes. Defaults to `.coalesced(milliseconds: 50)`.
 
 	Whatever the mode, pending changes are also written at normal process exit
-	(`return` from `main`, `exit()`) and by ``flush(suite:)``.
+	(`return` from `main`, `exit()`), when SIGTERM, SIGINT or SIGHUP ends the
+	process, and by ``flush(suite:)``. ``WriteMode`` lists what survives what.
 
 	```swift
 	Defaults.writeMode = .writeThrough

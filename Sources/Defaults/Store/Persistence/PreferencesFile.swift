@@ -14,7 +14,7 @@ A file that does not parse is never rewritten: reading and editing it throw
 */
 package struct PreferencesFile: Sendable {
 	package let url: URL
-	private let fileSystem: any PreferencesFileSystem
+	let fileSystem: any PreferencesFileSystem
 
 	/// A file at an explicit location.
 	package init(url: URL) {
@@ -43,9 +43,9 @@ package struct PreferencesFile: Sendable {
 			.sorted()
 	}
 
-	/// A file an unreadable suite was moved to: `<suite>.unreadable-yyyyMMdd'T'HHmmss.SSS.plist`.
+	/// A file an unreadable suite was moved to: `<suite>.unreadable-yyyyMMdd'T'HHmmss.SSS[-N].plist`.
 	private static func isSetAside(_ fileName: String) -> Bool {
-		fileName.wholeMatch(of: /.+\.unreadable-\d{8}T\d{6}\.\d{3}\.plist/) != nil
+		fileName.wholeMatch(of: /.+\.unreadable-\d{8}T\d{6}\.\d{3}(-\d+)?\.plist/) != nil
 	}
 
 	/// The file's values, or `nil` when there is no file.
@@ -64,6 +64,7 @@ package struct PreferencesFile: Sendable {
 	package func update<Value>(_ body: (inout [String: PropertyListValue]?) throws -> Value) throws -> Value {
 		// The lock's closure may only throw persistence errors; the edit's own error is carried out as a result.
 		try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) -> Result<Value, any Error> in
+			fileSystem.removeAbandonedTemporaries(of: url)
 			let original = try decode(fileSystem.read(url))
 			var contents = original
 			let result: Value

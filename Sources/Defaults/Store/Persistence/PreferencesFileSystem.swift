@@ -26,14 +26,44 @@ protocol PreferencesFileSystem: Sendable {
 	/// Deletes the file; a missing file is not an error.
 	func remove(_ url: URL) throws(Defaults.PersistenceError)
 
-	/// Renames the file next to itself with `suffix` inserted before the extension, keeping it for the user.
+	/// Renames the file next to itself with `suffix` inserted before the extension, keeping it for the user; never replaces another file.
 	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL
 
-	/// Runs `body` while holding the suite's inter-process lock.
+	/// Deletes temporary files of `url` whose writer is gone; called while holding the suite's inter-process lock.
+	func removeAbandonedTemporaries(of url: URL)
+
+	/// Runs `body` while holding the suite's inter-process lock; throws ``Defaults/PersistenceError/lockTimedOut(path:seconds:)`` if another process still holds it at `deadline`.
+	func withExclusiveLock<Result>(
+		for url: URL,
+		waitingUntil deadline: ContinuousClock.Instant,
+		_ body: () throws(Defaults.PersistenceError) -> Result
+	) throws(Defaults.PersistenceError) -> Result
+
+	/// Deletes the suite's lock file; called only inside ``withExclusiveLock(for:waitingUntil:_:)``, when the suite's file is gone.
+	func removeLockFile(for url: URL) throws(Defaults.PersistenceError)
+}
+
+extension PreferencesFileSystem {
+	/// Sets an unreadable file aside as `<suite>.unreadable-<yyyyMMdd'T'HHmmss.SSS>[-N].plist`, the one name the library and the tool use.
+	func moveUnreadableAside(_ url: URL) throws(Defaults.PersistenceError) -> URL {
+		let formatter = DateFormatter()
+		formatter.locale = Locale(identifier: "en_US_POSIX")
+		formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
+		return try moveAside(url, suffix: "unreadable-\(formatter.string(from: Date()))")
+	}
+
+	/// Runs `body` while holding the suite's inter-process lock, waiting at most ``PersistenceSettings/lockTimeout`` for it.
 	func withExclusiveLock<Result>(
 		for url: URL,
 		_ body: () throws(Defaults.PersistenceError) -> Result
-	) throws(Defaults.PersistenceError) -> Result
+	) throws(Defaults.PersistenceError) -> Result {
+		try withExclusiveLock(for: url, waitingUntil: .now + PersistenceSettings.lockTimeout, body)
+	}
+}
+
+extension PreferencesFileSystem {
+	/// File systems without lock files have none to remove.
+	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {}
 }
 
 /// A version of a file: an atomic replace always changes it (a new inode), so
@@ -64,13 +94,8 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	}
 
 	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
-		let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-		guard descriptor >= 0 else {
-			if errno == ENOENT {
-				return nil
-			}
-
-			throw failure("read", url)
+		guard let descriptor = try openRegularFile(url, O_RDONLY, operation: "read") else {
+			return nil
 		}
 
 		defer { close(descriptor) }
@@ -107,7 +132,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	*/
 	package func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
 		let folder = url.deletingLastPathComponent()
-		let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+		let temporary = TemporaryFileName.make(for: url)
 		var existing = stat()
 		let mode = stat(url.path, &existing) == 0 ? mode_t(existing.st_mode & 0o777) : newFileMode
 		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -157,37 +182,114 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		try syncFolder(url.deletingLastPathComponent())
 	}
 
-	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
-		let name = url.deletingPathExtension().lastPathComponent
-		let aside = url.deletingLastPathComponent().appendingPathComponent("\(name).\(suffix).\(url.pathExtension)")
-		guard rename(url.path, aside.path) == 0 else {
-			throw failure("move aside", url)
-		}
-
-		return aside
-	}
-
+	/**
+	Polls for the lock instead of blocking on it, backing off from 1 ms to
+	5 ms: a stopped or stuck holder costs a bounded wait, never a hang. While
+	the suite's file keeps changing the holders are alive and busy, so the wait
+	is extended, up to five times the patience `deadline` gave. The lock file
+	is opened without following a symbolic link and must be a regular file.
+	*/
 	func withExclusiveLock<Result>(
 		for url: URL,
+		waitingUntil deadline: ContinuousClock.Instant,
 		_ body: () throws(Defaults.PersistenceError) -> Result
 	) throws(Defaults.PersistenceError) -> Result {
 		let folder = url.deletingLastPathComponent()
 		try createFolder(folder)
-		let lockURL = folder.appendingPathComponent(".\(url.lastPathComponent).lock")
-		let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-		guard descriptor >= 0 else {
+		let lockURL = Self.lockURL(for: url)
+		guard let descriptor = try openRegularFile(lockURL, O_RDWR | O_CREAT | O_NOFOLLOW, operation: "open the lock") else {
 			throw failure("open the lock", lockURL)
 		}
 
 		defer { close(descriptor) }
-		while flock(descriptor, LOCK_EX) != 0 {
-			guard errno == EINTR else {
+		let start = ContinuousClock.now
+		let patience = max(.zero, deadline - start)
+		var giveUp = deadline
+		var lastSeen = identity(of: url)
+		var pause = Duration.milliseconds(1)
+		while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+			guard errno == EWOULDBLOCK || errno == EINTR else {
 				throw failure("lock", lockURL)
 			}
+
+			let now = ContinuousClock.now
+			let seen = identity(of: url)
+			if seen != lastSeen {
+				lastSeen = seen
+				giveUp = min(max(giveUp, now + patience), start + patience * 5)
+			}
+
+			guard now < giveUp else {
+				throw .lockTimedOut(path: lockURL.path, seconds: ((now - start) / .milliseconds(100)).rounded() / 10)
+			}
+
+			let nap = min(pause, giveUp - now)
+			usleep(UInt32(max(1, nap / .microseconds(1))))
+			pause = min(pause * 2, .milliseconds(5))
+		}
+
+		// A lock file deleted with its suite (`defaults delete`) while this process waited guards nothing: lock the current one.
+		guard isCurrentFile(descriptor, at: lockURL) else {
+			flock(descriptor, LOCK_UN)
+			return try withExclusiveLock(for: url, waitingUntil: deadline, body)
 		}
 
 		defer { flock(descriptor, LOCK_UN) }
 		return try body()
+	}
+
+	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {
+		let lockURL = Self.lockURL(for: url)
+		guard unlink(lockURL.path) == 0 || errno == ENOENT else {
+			throw failure("delete the lock", lockURL)
+		}
+	}
+
+	private static func lockURL(for url: URL) -> URL {
+		url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
+	}
+
+	/// Whether `path` still names the file open as `descriptor`.
+	private func isCurrentFile(_ descriptor: Int32, at path: URL) -> Bool {
+		var open = stat()
+		var named = stat()
+		return fstat(descriptor, &open) == 0 && stat(path.path, &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+	}
+
+	/**
+	Opens `url` without ever blocking (a FIFO would wait for a writer; a
+	terminal could become the controlling one) and returns the descriptor if it
+	is a regular file; `nil` if there is no file. Anything else is closed again
+	and refused.
+	*/
+	private func openRegularFile(_ url: URL, _ flags: Int32, operation: String) throws(Defaults.PersistenceError) -> Int32? {
+		let descriptor = open(url.path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
+		guard descriptor >= 0 else {
+			if errno == ENOENT {
+				return nil
+			}
+
+			if errno == ENXIO || errno == ELOOP {
+				// ENXIO: a socket (or a FIFO opened for writing with no reader); ELOOP: a symbolic link where none is followed.
+				throw .notARegularFile(path: url.path)
+			}
+
+			throw failure(operation, url)
+		}
+
+		var info = stat()
+		guard fstat(descriptor, &info) == 0 else {
+			let error = failure(operation, url)
+			close(descriptor)
+			throw error
+		}
+
+		guard info.st_mode & S_IFMT == S_IFREG else {
+			close(descriptor)
+			throw .notARegularFile(path: url.path)
+		}
+
+		return descriptor
 	}
 
 	/// Creates missing folders with mode 0700; existing ones are left as they are.
@@ -239,7 +341,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		}
 	}
 
-	private func failure(_ operation: String, _ url: URL) -> Defaults.PersistenceError {
+	func failure(_ operation: String, _ url: URL) -> Defaults.PersistenceError {
 		.fileOperationFailed(operation: operation, path: url.path, reason: String(cString: strerror(errno)))
 	}
 }

@@ -8,8 +8,9 @@ Where a suite's file lives: the path swift-corelibs-foundation uses, so raw
 `$HOME/.config/<suite>.plist`; the standard suite is named after the process.
 Like Foundation, the variables are read as they were when the process started
 (a later `setenv` changes neither). Unlike Foundation, names that would leave
-the folder are refused, and so is a missing `HOME` (Foundation would write to
-`/.config`).
+the folder are refused, and so are a missing `HOME` (Foundation would write to
+`/.config`) and a relative one (Foundation would write below the working
+directory), just as a relative `XDG_CONFIG_HOME` is not used.
 */
 package enum PreferencesLocation {
 	/// Replaces the folder for this process; the library's own tests use it to stay out of `~/.config`.
@@ -54,6 +55,11 @@ package enum PreferencesLocation {
 
 		guard let home = environment["HOME"], !home.isEmpty else {
 			throw .noPreferencesFolder
+		}
+
+		// Foundation would resolve it against the working directory, which changes from one launch to the next.
+		guard home.hasPrefix("/") else {
+			throw .relativePreferencesFolder(variable: "HOME", path: home)
 		}
 
 		return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)

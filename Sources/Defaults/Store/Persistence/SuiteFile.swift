@@ -35,6 +35,12 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		let new: PropertyListValue?
 	}
 
+	/// What a flush found, delivered once every lock is released: user code (observers, diagnostic handlers) may write and flush again.
+	private struct Outcome {
+		var external: [String: ExternalChange] = [:]
+		var diagnostics: [Defaults.Diagnostic] = []
+	}
+
 	private struct State {
 		var pending: [String: Pending] = [:]
 		var generation: UInt64 = 0
@@ -44,10 +50,12 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		var isFlushScheduled = false
 		/// How long the last write of the file took; large suites wait longer between writes.
 		var lastWriteDuration: DispatchTimeInterval = .never
+		/// The wait before the next retry while flushes fail; `nil` after a success.
+		var retryDelay: Duration?
 	}
 
 	let url: URL
-	private let domainName: String
+	let domainName: String
 	private let suite: UserDefaults
 	private let fileSystem: any PreferencesFileSystem
 	private let state = Locked(State())
@@ -61,7 +69,17 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		self.suite = suite
 		self.fileSystem = fileSystem
 		let identity = fileSystem.identity(of: url)
-		if case .contents(let contents) = SuiteFileContents.decode(try? fileSystem.read(url)) {
+		let data: Data?
+		do {
+			data = try fileSystem.read(url)
+		} catch {
+			data = nil
+			if case .notARegularFile = error {
+				setAsideSpecialFile()
+			}
+		}
+
+		if case .contents(let contents) = SuiteFileContents.decode(data) {
 			state.withLock { state in
 				state.lastKnown = contents
 				state.lastKnownIdentity = identity
@@ -69,8 +87,30 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		}
 	}
 
+	/**
+	A FIFO, socket or device at the suite's path is never opened by the
+	library, but Foundation's own `UserDefaults` reads would block on it
+	forever: it is moved aside (kept for the user), so the suite starts empty.
+	*/
+	private func setAsideSpecialFile() {
+		var message = "\(url.path) is not a regular file (a FIFO, socket or device) and was never opened"
+		do {
+			let aside = try fileSystem.moveUnreadableAside(url)
+			message += "; moved aside to \(aside.path), the suite starts empty"
+		} catch {
+			message += "; it could not be moved aside (\(error)), so this suite is not written"
+		}
+
+		DiagnosticReporter.report(.unreadableFile, key: nil, message)
+	}
+
 	var hasPendingChanges: Bool {
 		state.withLock { !$0.pending.isEmpty }
+	}
+
+	/// The names of the keys changed here and not written yet, sorted.
+	var pendingNames: [String] {
+		state.withLock { $0.pending.keys.sorted() }
 	}
 
 	func record(_ name: String, object: Any?) {
@@ -79,22 +119,33 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		let (shouldSchedule, lastWriteDuration) = state.withLock { state in
 			state.generation += 1
 			state.pending[name] = Pending(value: value, generation: state.generation)
-			defer { state.isFlushScheduled = true }
-			return (!state.isFlushScheduled, state.lastWriteDuration)
+			guard case .coalesced = mode, !state.isFlushScheduled else {
+				return (false, state.lastWriteDuration)
+			}
+
+			state.isFlushScheduled = true
+			return (true, state.lastWriteDuration)
 		}
 
 		switch mode {
 		case .writeThrough:
-			state.withLock { $0.isFlushScheduled = false }
 			flushReportingFailure()
 		case .coalesced(let milliseconds):
 			if shouldSchedule {
-				let delay = PersistenceSettings.coalescingDelay(milliseconds: milliseconds, lastWriteDuration: lastWriteDuration)
-				PersistenceSettings.queue.asyncAfter(deadline: .now() + delay) { [self] in
-					state.withLock { $0.isFlushScheduled = false }
-					flushReportingFailure()
-				}
+				scheduleFlush(after: PersistenceSettings.coalescingDelay(milliseconds: milliseconds, lastWriteDuration: lastWriteDuration))
 			}
+		}
+	}
+
+	/// Flushes after `delay` on the persistence queue; a suite replaced meanwhile (by a test) is not flushed.
+	private func scheduleFlush(after delay: DispatchTimeInterval) {
+		PersistenceSettings.queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+			guard let self else {
+				return
+			}
+
+			state.withLock { $0.isFlushScheduled = false }
+			flushReportingFailure()
 		}
 	}
 
@@ -102,26 +153,70 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		do {
 			try flush()
 		} catch {
+			let retry = scheduleRetry()
+			let when = retry.map { "in \($0 / .seconds(1)) s and " } ?? ""
 			DiagnosticReporter.report(
 				.persistenceFailed,
 				key: nil,
-				"suite '\(domainName)': \(error); the changes stay in memory and are retried on the next write or flush"
+				"suite '\(domainName)': \(error); the changes stay in memory and are retried \(when)on the next write or flush"
 			)
 		}
 	}
 
+	/// Schedules another attempt while changes are pending, waiting longer after each failure; returns the wait.
+	private func scheduleRetry() -> Duration? {
+		let delay = state.withLock { state -> Duration? in
+			guard !state.pending.isEmpty, !state.isFlushScheduled else {
+				return nil
+			}
+
+			let delay = state.retryDelay.map { min($0 * 2, PersistenceSettings.retryDelays.last) } ?? PersistenceSettings.retryDelays.first
+			state.retryDelay = delay
+			state.isFlushScheduled = true
+			return delay
+		}
+
+		if let delay {
+			scheduleFlush(after: .milliseconds(Int(delay / .milliseconds(1))))
+		}
+
+		return delay
+	}
+
 	func flush() throws(Defaults.PersistenceError) {
-		fileLock.lock()
-		let external: [String: ExternalChange]
+		try flush(waitingUntil: nil)
+	}
+
+	/**
+	Writes the pending changes, waiting for this process's other flushes and
+	for other processes' locks until `deadline` at most (`nil`: as long as
+	another flush of this process may take, then ``PersistenceSettings/lockTimeout``
+	for other processes).
+
+	Diagnostics and other processes' changes found on the way are delivered
+	after every lock is released, so a diagnostic handler or an observer may
+	write and flush again.
+	*/
+	func flush(waitingUntil deadline: ContinuousClock.Instant?) throws(Defaults.PersistenceError) {
+		let start = ContinuousClock.now
+		// Another flush of this process waits for busy live holders up to five times the timeout.
+		let lockDeadline = deadline ?? start + PersistenceSettings.lockTimeout * 5
+		guard fileLock.lock(before: Date() + max(.zero, lockDeadline - start).timeInterval) else {
+			// Another thread's flush of this suite is still waiting for another process's lock.
+			throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
+		}
+
+		let outcome: Outcome
 		do {
-			external = try writePending()
+			outcome = try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout)
 		} catch {
 			fileLock.unlock()
 			throw error
 		}
 
 		fileLock.unlock()
-		apply(external)
+		state.withLock { $0.retryDelay = nil }
+		deliver(outcome)
 	}
 
 	/// Re-reads the file after another process changed it and delivers what changed.
@@ -130,7 +225,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		let identity = fileSystem.identity(of: url)
 		guard
 			identity != state.withLock({ $0.lastKnownIdentity }),
-			case .contents(let contents) = SuiteFileContents.decode(try? fileSystem.read(url))
+			let contents = contentsAfterExternalChange(identity: identity)
 		else {
 			fileLock.unlock()
 			return
@@ -142,21 +237,53 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 				state.lastKnownIdentity = identity
 			}
 
-			return externalChanges(from: state.lastKnown, to: contents, excluding: state.pending)
+			return externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.pending.keys))
 		}
 
 		fileLock.unlock()
-		apply(external)
+		deliver(Outcome(external: external))
 	}
 
-	/// Applies the pending changes to the file; returns the keys other processes changed meanwhile.
-	private func writePending() throws(Defaults.PersistenceError) -> [String: ExternalChange] {
-		let pending = state.withLock { $0.pending }
-		guard !pending.isEmpty else {
-			return [:]
+	/**
+	The file's values after another process changed it, or `nil` when they
+	cannot be known (it does not parse, or reading failed).
+
+	A deleted file (`rm`, `defaults delete`) holds no values: every key it held
+	changes to absent. Only a file that is really gone counts as deleted; a
+	read error must not be mistaken for one, or the next flush would write the
+	suite back without its keys.
+	*/
+	private func contentsAfterExternalChange(identity: FileIdentity?) -> [String: PropertyListValue]? {
+		let data: Data?
+		do {
+			data = try fileSystem.read(url)
+		} catch {
+			return nil
 		}
 
-		return try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) in
+		switch SuiteFileContents.decode(data) {
+		case .missing:
+			return identity == nil ? [:] : nil
+		case .contents(let contents):
+			return contents
+		case .unreadable:
+			return nil
+		}
+	}
+
+	/// Applies the pending changes to the file; returns the keys other processes changed meanwhile and what to report.
+	private func writePending(waitingUntil deadline: ContinuousClock.Instant) throws(Defaults.PersistenceError) -> Outcome {
+		// A copy made under the lock: the dictionary's storage is never shared with a thread that records meanwhile.
+		let pending = state.withLock { state in
+			state.pending.map { (name: $0.key, change: $0.value) }
+		}
+		guard !pending.isEmpty else {
+			return Outcome()
+		}
+
+		return try fileSystem.withExclusiveLock(for: url, waitingUntil: deadline) { () throws(Defaults.PersistenceError) in
+			fileSystem.removeAbandonedTemporaries(of: url)
+			var outcome = Outcome()
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
 			let identity = fileSystem.identity(of: url)
@@ -171,7 +298,9 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 				case .contents(let contents):
 					onDisk = contents
 				case .unreadable(let data):
-					onDisk = try recoverFromUnreadableFile(data)
+					let recovered = try recoverFromUnreadableFile(data)
+					onDisk = recovered.contents
+					outcome.diagnostics.append(recovered.diagnostic)
 					mustRewrite = true
 				}
 			}
@@ -190,57 +319,69 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 				writeDuration = .nanoseconds(Int(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
 			}
 
-			return state.withLock { state in
+			let written = Set(pending.map(\.name))
+			outcome.external = state.withLock { state in
 				for (name, change) in pending where state.pending[name]?.generation == change.generation {
 					state.pending[name] = nil
 				}
 
-				let external = externalChanges(from: state.lastKnown, to: onDisk, excluding: pending)
+				let external = externalChanges(from: state.lastKnown, to: onDisk, excluding: written)
 				state.lastKnown = contents
 				state.lastKnownIdentity = newIdentity
 				state.lastWriteDuration = writeDuration ?? state.lastWriteDuration
 				return external
 			}
+			return outcome
 		}
 	}
 
 	/**
 	A file that does not parse is never silently replaced: it is moved aside
 	with a timestamped name, and the suite continues from what this process
-	holds in memory.
+	holds in memory. The diagnostic is returned, to be reported once the locks are released.
 	*/
-	private func recoverFromUnreadableFile(_ data: Data) throws(Defaults.PersistenceError) -> [String: PropertyListValue] {
+	private func recoverFromUnreadableFile(
+		_ data: Data
+	) throws(Defaults.PersistenceError) -> (contents: [String: PropertyListValue], diagnostic: Defaults.Diagnostic) {
 		var message = "the file \(url.path) is not a readable property list (\(data.count) bytes)"
 		if !data.isEmpty {
-			let formatter = DateFormatter()
-			formatter.locale = Locale(identifier: "en_US_POSIX")
-			formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"
-			let aside = try fileSystem.moveAside(url, suffix: "unreadable-\(formatter.string(from: Date()))")
+			let aside = try fileSystem.moveUnreadableAside(url)
 			message += "; moved aside to \(aside.path)"
 		}
 
-		DiagnosticReporter.report(.unreadableFile, key: nil, message + "; rewriting it from the values in memory")
+		let diagnostic = Defaults.Diagnostic(kind: .unreadableFile, key: nil, message: message + "; rewriting it from the values in memory")
 		let inMemory = suite.persistentDomain(forName: domainName) ?? [:]
-		return inMemory.compactMapValues(PropertyListValue.init)
+		return (inMemory.compactMapValues(PropertyListValue.init), diagnostic)
 	}
 
 	/// What other processes changed between two readings of the file, leaving out keys this process is about to write.
 	private func externalChanges(
 		from old: [String: PropertyListValue],
 		to new: [String: PropertyListValue],
-		excluding pending: [String: Pending]
+		excluding pending: Set<String>
 	) -> [String: ExternalChange] {
 		var changes: [String: ExternalChange] = [:]
-		for name in SuiteFileContents.changedKeys(from: old, to: new) where pending[name] == nil {
+		for name in SuiteFileContents.changedKeys(from: old, to: new) where !pending.contains(name) {
 			changes[name] = ExternalChange(old: old[name], new: new[name])
 		}
 
 		return changes
 	}
 
-	private func apply(_ external: [String: ExternalChange]) {
-		for (name, change) in external {
+	private func deliver(_ outcome: Outcome) {
+		for diagnostic in outcome.diagnostics {
+			DiagnosticReporter.report(diagnostic)
+		}
+
+		for (name, change) in outcome.external {
 			Store.applyExternalChange(name, from: change.old?.object, to: change.new?.object, in: suite)
 		}
+	}
+}
+
+extension Duration {
+	/// The duration in seconds, for `Date` arithmetic.
+	var timeInterval: TimeInterval {
+		self / .seconds(1)
 	}
 }

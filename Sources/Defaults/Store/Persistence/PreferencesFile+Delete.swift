@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension PreferencesFile {
+	/// What ``delete()`` did.
+	package enum Deletion: Equatable, Sendable {
+		/// The file was removed.
+		case deleted
+		/// The file did not parse; it was renamed to this file, kept for the user.
+		case movedAside(URL)
+		/// There was no file.
+		case missing
+	}
+
+	/**
+	Deletes the file, with its lock file and any temporary file a crashed
+	writer left, under the suite's lock.
+
+	A file that does not parse is not deleted but moved aside (named like the
+	library's own asides, `<suite>.unreadable-<time>.plist`, never over an
+	existing file), so a damaged suite can start over without losing the bytes.
+	The lock file is removed while it is held: a process that was waiting for
+	it notices, once it gets it, that the path no longer names it, and locks
+	the new one instead.
+	*/
+	package func delete() throws(Defaults.PersistenceError) -> Deletion {
+		try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) -> Deletion in
+			let deletion: Deletion
+			switch SuiteFileContents.decode(try fileSystem.read(url)) {
+			case .missing:
+				deletion = .missing
+			case .contents:
+				try fileSystem.remove(url)
+				deletion = .deleted
+			case .unreadable:
+				deletion = .movedAside(try fileSystem.moveUnreadableAside(url))
+			}
+
+			removeStaleTemporaries()
+			try fileSystem.removeLockFile(for: url)
+			return deletion
+		}
+	}
+
+	/// Temporary files of this suite's atomic replaces: while the lock is held, none is in use.
+	private func removeStaleTemporaries() {
+		let folder = url.deletingLastPathComponent()
+		let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+		for name in names where TemporaryFileName.writer(of: name, temporaryOf: url) != nil {
+			unlink(folder.appendingPathComponent(name).path)
+		}
+	}
+}

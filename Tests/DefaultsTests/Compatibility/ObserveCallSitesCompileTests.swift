@@ -1,0 +1,116 @@
+import DefaultsTestSupport
+import Foundation
+import Testing
+
+/// Observation call sites written for the Defaults 9.x package: they must compile, unchanged, in both language modes.
+private let defaults9CallSites = #"""
+	import Defaults
+	import Foundation
+
+	extension Defaults.Keys {
+		static let isUnicornMode = Key<Bool>("isUnicornMode", default: false)
+		static let key1 = Key<Int>("key1", default: 0)
+		static let key2 = Key<Int>("key2", default: 0)
+		static let someKey = Key<Bool>("someKey", default: false)
+	}
+
+	// The README's "Control propagation of change events".
+	func propagation() {
+		let observer = Defaults.observe(keys: .key1, .key2) {
+			Defaults.withoutPropagation {
+				Defaults[.key1] = 11
+			}
+			Defaults[.someKey] = true
+		}
+		observer.invalidate()
+	}
+
+	// The README's "Observe changes to a key".
+	func updates() {
+		Task {
+			for await value in Defaults.updates(.isUnicornMode) {
+				print("Value:", value)
+			}
+		}
+	}
+
+	// An app's controller: main-actor state changed from the handler.
+	@MainActor
+	final class UnicornController {
+		var isUnicornMode = false
+		var refreshes = 0
+		@Default(.key1) var counter
+
+		init() {
+			Defaults.observe(.isUnicornMode) { [unowned self] change in
+				self.isUnicornMode = change.newValue
+			}
+			.tieToLifetime(of: self)
+
+			let observation = Defaults.observe(.isUnicornMode, options: [.initial, .prior]) { change in
+				print(change.oldValue, change.newValue, change.isPrior)
+			}
+			observation.removeLifetimeTie()
+			observation.invalidate()
+
+			Defaults.observe(keys: .key1, .key2, options: []) { [weak self] in
+				self?.refreshes += 1
+			}
+			.tieToLifetime(of: self)
+
+			_ = $counter.observe { [weak self] change in
+				self?.refreshes = change.newValue
+			}
+		}
+	}
+
+	// A service actor.
+	actor UnicornService {
+		var changes = 0
+		var observation: (any Defaults.Observation)?
+
+		func start() {
+			observation = Defaults.observe(.key2) { _ in
+				self.changes += 1
+			}
+		}
+	}
+
+	// Nonisolated code with a handler that is safe anywhere.
+	func log() -> some Defaults.Observation {
+		Defaults.observe(.key1, options: []) { change in
+			print("key1 is now", change.newValue)
+		}
+	}
+	"""#
+
+@Suite("Defaults 9 observation call sites compile in Swift 5 and Swift 6 modes")
+struct ObserveCallSitesCompileTests {
+	@Test(arguments: ["5", "6"])
+	func callSitesTypeCheck(languageMode: String) throws {
+		let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-observe-compile-\(UUID().uuidString)")
+		try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+		defer { try? FileManager.default.removeItem(at: folder) }
+		let source = folder.appendingPathComponent("CallSites.swift")
+		try defaults9CallSites.write(to: source, atomically: true, encoding: .utf8)
+
+		let modules = ChildProcess.executable(named: "DefaultsTestHelper").deletingLastPathComponent().appendingPathComponent("Modules")
+		let compiler = Process()
+		compiler.executableURL = URL(fileURLWithPath: try #require(Self.swiftc(), "swiftc not found on PATH"))
+		compiler.arguments = ["-typecheck", "-swift-version", languageMode, "-warnings-as-errors", "-I", modules.path, source.path]
+		let errors = Pipe()
+		compiler.standardError = errors
+		try compiler.run()
+		let diagnostics = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+		compiler.waitUntilExit()
+
+		#expect(compiler.terminationStatus == 0, "\(diagnostics)")
+	}
+
+	private static func swiftc() -> String? {
+		let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+		return path.split(separator: ":")
+			.map { "\($0)/swiftc" }
+			.first { FileManager.default.isExecutableFile(atPath: $0) }
+	}
+}
