@@ -23,16 +23,23 @@ let package = Package(
 		.library(name: "DefaultsMacros", targets: ["DefaultsMacros"]),
 		.library(name: "DefaultsTesting", targets: ["DefaultsTesting"]),
 		.executable(name: "defaults", targets: ["DefaultsTool"]),
+		// PostgreSQL remote store: a separate product behind the `Postgres` trait (below).
+		.library(name: "DefaultsPostgres", targets: ["DefaultsPostgres"]),
 	],
-	// Off by default: without it nothing beyond Foundation is resolved or built.
+	// Both off by default: without them nothing beyond Foundation is resolved or built for `Defaults`.
+	// Their dependencies are guarded by the trait, so a package that does not enable one neither
+	// resolves nor builds them (SwiftPM 6.2+ prunes them).
 	traits: [
 		.trait(name: "Combine", description: "Defaults.publisher(…) through OpenCombine where Apple’s Combine is missing (Apple platforms always have it)."),
+		.trait(name: "Postgres", description: "The PostgreSQL remote store (product DefaultsPostgres), built on postgres-nio."),
 	],
 	dependencies: [
 		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
 		.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
 		.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
 		.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+		.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+		.package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
 		// `swift package generate-documentation --target Defaults`; builds nothing unless run.
 		.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
 	],
@@ -40,6 +47,14 @@ let package = Package(
 		.target(
 			name: "Defaults",
 			dependencies: [openCombineWithTrait]
+		),
+		.target(
+			name: "DefaultsPostgres",
+			dependencies: [
+				"Defaults",
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+				.product(name: "Logging", package: "swift-log", condition: .when(traits: ["Postgres"])),
+			]
 		),
 		.macro(
 			name: "DefaultsMacrosPlugin",
@@ -71,6 +86,16 @@ let package = Package(
 			dependencies: ["Defaults"],
 			path: "Benchmarks/DefaultsBenchmarks"
 		),
+		// `scripts/postgres run swift run -c release DefaultsPostgresBenchmarks`: the PostgreSQL store next to the shared folder.
+		.executableTarget(
+			name: "DefaultsPostgresBenchmarks",
+			dependencies: [
+				"Defaults",
+				"DefaultsPostgres",
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+			],
+			path: "Benchmarks/DefaultsPostgresBenchmarks"
+		),
 		// Spawns the executables the tests run as separate processes.
 		.target(
 			name: "DefaultsTestSupport",
@@ -91,6 +116,26 @@ let package = Package(
 				"DefaultsTestSupport",
 				.product(name: "PropertyBased", package: "swift-property-based"),
 				openCombineWithTrait,
+			]
+		),
+		// PostgreSQL store tests: against the throwaway server scripts/postgres starts (scripts/test does).
+		.executableTarget(
+			name: "DefaultsPostgresTestHelper",
+			dependencies: [
+				"Defaults",
+				"DefaultsPostgres",
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+			],
+			path: "Tests/DefaultsPostgresTestHelper"
+		),
+		.testTarget(
+			name: "DefaultsPostgresTests",
+			dependencies: [
+				"Defaults",
+				"DefaultsPostgres",
+				"DefaultsTesting",
+				"DefaultsTestSupport",
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
 			]
 		),
 		.testTarget(

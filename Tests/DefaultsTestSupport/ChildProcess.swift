@@ -63,8 +63,12 @@ public final class ChildProcess: @unchecked Sendable {
 	}
 
 	/// Starts `executable` with `arguments`; `input` is written to its standard input, which is then closed.
-	public init(_ executable: String, _ arguments: [String], environment: [String: String], input: Data? = nil) throws {
-		let path = Self.executable(named: executable).path
+	public convenience init(_ executable: String, _ arguments: [String], environment: [String: String], input: Data? = nil) throws {
+		try self.init(path: Self.executable(named: executable).path, arguments, environment: environment, input: input)
+	}
+
+	/// Starts the program at `path` (a script, a tool of the system) with `arguments`.
+	public init(path: String, _ arguments: [String], environment: [String: String], input: Data? = nil) throws {
 		let output = try Stream()
 		let errorOutput = try Stream()
 		let inputPipe = try Self.closeOnExecPipe()
@@ -135,7 +139,12 @@ public final class ChildProcess: @unchecked Sendable {
 
 	/// Runs `executable` to completion.
 	public static func run(_ executable: String, _ arguments: [String], environment: [String: String], input: Data? = nil) throws -> Result {
-		let process = try ChildProcess(executable, arguments, environment: environment, input: input)
+		try run(path: Self.executable(named: executable).path, arguments, environment: environment, input: input)
+	}
+
+	/// Runs the program at `path` to completion.
+	public static func run(path: String, _ arguments: [String], environment: [String: String], input: Data? = nil) throws -> Result {
+		let process = try ChildProcess(path: path, arguments, environment: environment, input: input)
 		let status = process.waitUntilExit()
 		return Result(status: status, outputData: process.output.data, errorOutput: process.errorOutputText)
 	}

@@ -25,9 +25,9 @@ extension Defaults {
 		public static let bridge = AnyBridge()
 
 		/// The wrapped value in its stored form; `nil` for the `nil` literal.
-		var storage: PropertyListValue?
+		package var storage: PropertyListValue?
 
-		init(storage: PropertyListValue?) {
+		package init(storage: PropertyListValue?) {
 			self.storage = storage
 		}
 

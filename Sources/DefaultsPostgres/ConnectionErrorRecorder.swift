@@ -1,0 +1,71 @@
+#if Postgres
+import Defaults
+import Logging
+
+/**
+Keeps the last reason PostgresNIO's connection pool gave for failing to connect.
+
+The pool retries failed connections by itself and only logs why they failed;
+a statement waiting for a connection just waits. The store sets a deadline on
+that wait, and this recorder lets it say why it ran out ("password
+authentication failed", "connection refused") instead of only "timed out".
+*/
+final class ConnectionErrorRecorder: Sendable {
+	private let last = Locked<String?>(nil)
+
+	var lastError: String? {
+		last.withLock { $0 }
+	}
+
+	func clear() {
+		last.withLock { $0 = nil }
+	}
+
+	/// A logger for the `PostgresClient`: it records connection failures and prints nothing.
+	func logger() -> Logger {
+		Logger(label: "DefaultsPostgres") { [self] _ in Handler(recorder: self) }
+	}
+
+	fileprivate func record(_ message: String) {
+		last.withLock { $0 = message }
+	}
+
+	private struct Handler: LogHandler {
+		let recorder: ConnectionErrorRecorder
+		var metadata: Logger.Metadata = [:]
+		/// `debug`, to hear "Connection established", which clears the recorded failure.
+		var logLevel: Logger.Level = .debug
+
+		subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+			get { metadata[key] }
+			set { metadata[key] = newValue }
+		}
+
+		func log(event: LogEvent) {
+			switch event.message.description {
+			case "Connection established":
+				recorder.clear()
+				return
+			case "Connection creation failed":
+				break
+			default:
+				return
+			}
+
+			let details = event.metadata?.first { $0.key.contains("error") }?.value
+			recorder.record(details.map { Self.serverMessage(in: "\($0)") } ?? "unknown")
+		}
+
+		/// The server's message when the error carries one (as `message: …`), else the error as logged.
+		private static func serverMessage(in logged: String) -> String {
+			guard let start = logged.range(of: "message: ") else {
+				return logged
+			}
+
+			let rest = logged[start.upperBound...]
+			let end = rest.firstIndex { $0 == "]" || $0 == "," } ?? rest.endIndex
+			return String(rest[..<end]).trimmingCharacters(in: .whitespaces)
+		}
+	}
+}
+#endif

@@ -1,0 +1,32 @@
+#if Postgres
+import Defaults
+
+extension Defaults.PostgresRemoteStore {
+	/**
+	Where the store keeps its rows and how patiently it talks to the server.
+
+	```swift
+	var options = Defaults.PostgresRemoteStore.Options()
+	options.schema = "settings"
+	options.createsTable = false // the table was created by a database administrator
+	let store = try Defaults.PostgresRemoteStore(configuration: configuration, namespace: "web", options: options)
+	```
+	*/
+	public struct Options: Sendable, Hashable {
+		/// The schema holding the table (created beforehand; the store creates only the table).
+		public var schema = "public"
+		/// The table's name; it is also the `LISTEN` channel.
+		public var table = "defaults_sync"
+		/// Whether the store creates the table on first use when it is missing (needs `CREATE` on the schema).
+		public var createsTable = true
+		/// The longest any one read or publish waits, including the wait for a connection.
+		public var operationTimeout: Duration = .seconds(10)
+		/// The first delay before reconnecting the change feed or retrying a failed operation; it doubles on each failure.
+		public var reconnectDelay: Duration = .milliseconds(100)
+		/// The longest delay between reconnection attempts.
+		public var maximumReconnectDelay: Duration = .seconds(30)
+
+		public init() {}
+	}
+}
+#endif

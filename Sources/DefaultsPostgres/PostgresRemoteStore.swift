@@ -1,0 +1,165 @@
+#if Postgres
+import Defaults
+import Foundation
+import PostgresNIO
+
+extension Defaults {
+	/**
+	A remote store in a PostgreSQL table, for a fleet of services that share settings
+	(feature switches, limits, maintenance mode) and see each other's changes live.
+
+	Each synced key is one row per namespace holding its stored value, its
+	hybrid-logical-clock timestamp and a tombstone flag. "Newer wins" is decided
+	by PostgreSQL in one upsert, so publishers racing from many instances never
+	reorder or lose a newer value. Changes are announced with `NOTIFY`; after a
+	lost connection the store reconnects with backoff and catches up with one
+	read. A ``namespace`` keeps the tenants of one database apart. The table is
+	created on first use unless ``Options/createsTable`` is off.
+
+	The connection (host, credentials, TLS) comes from your
+	`PostgresClient.Configuration`; the store runs its own `PostgresClient`.
+	Give each process its own store: a store does not announce its own
+	publications to itself.
+
+	```swift
+	import DefaultsPostgres
+	import PostgresNIO
+
+	var configuration = PostgresClient.Configuration(
+		host: "db.internal", username: "app", password: secret, database: "settings", tls: .require(.makeClientConfiguration())
+	)
+	Defaults.iCloud.remote = try Defaults.PostgresRemoteStore(configuration: configuration, namespace: "billing-production")
+	Defaults[.maintenanceMode] = true // every instance in the namespace sees it within milliseconds
+	```
+	*/
+	public final class PostgresRemoteStore: RemoteStore {
+		/// The tenant of the table this store reads and writes.
+		public let namespace: String
+		public let limits = RemoteLimits.unlimited
+
+		private let database: PostgresSyncDatabase
+		private let client: Task<Void, Never>
+		/// Tells this store's own notifications apart from other processes' ones.
+		private let origin = UUID().uuidString
+		private let subscribers = Locked<[UUID: AsyncStream<Set<String>>.Continuation]>([:])
+		private let retry: Locked<(backoff: Backoff, isScheduled: Bool)>
+
+		/**
+		A store for `namespace` (1 to 200 bytes of UTF-8) in the database `configuration` connects to.
+
+		```swift
+		let store = try Defaults.PostgresRemoteStore(configuration: configuration, namespace: "staging")
+		```
+		*/
+		public init(configuration: PostgresClient.Configuration, namespace: String, options: Options = Options()) throws(PostgresRemoteStoreError) {
+			guard (1...200).contains(namespace.utf8.count), !namespace.utf8.contains(0) else {
+				throw .invalidName(namespace, reason: "a namespace must be 1 to 200 bytes of UTF-8, without NUL")
+			}
+
+			self.namespace = namespace
+			database = try PostgresSyncDatabase(configuration: configuration, table: PostgresSyncTable(schema: options.schema, name: options.table), options: options)
+			client = Task.detached { [database] in await database.client.run() }
+			retry = Locked((Backoff(initial: options.reconnectDelay, maximum: options.maximumReconnectDelay), false))
+		}
+
+		deinit {
+			for continuation in subscribers.withLock({ Array($0.values) }) {
+				continuation.finish()
+			}
+
+			client.cancel()
+		}
+
+		/**
+		The statements that create the table (the current schema version), for a
+		database administrator to run ahead when the store's role may not create tables.
+
+		```swift
+		for statement in try Defaults.PostgresRemoteStore.schemaStatements() { print(statement + ";") }
+		```
+		*/
+		public static func schemaStatements(options: Options = Options()) throws(PostgresRemoteStoreError) -> [String] {
+			try PostgresSyncTable(schema: options.schema, name: options.table).creationStatements
+		}
+
+		public func entries() async throws -> [String: RemoteEntry] {
+			try await perform { [namespace] database in try await database.entries(namespace: namespace) }
+		}
+
+		public func publish(_ entries: [String: RemoteEntry]) async throws {
+			var rows: [PostgresSyncRow] = []
+			for (key, entry) in entries {
+				if let row = PostgresSyncRow(key: key, entry: entry) {
+					rows.append(row)
+				} else {
+					DiagnosticReporter.report(.syncFailed, key: key, "not synced: the value cannot be written as a property list; it stays on this device")
+				}
+			}
+
+			guard !rows.isEmpty else {
+				return
+			}
+
+			try await perform { [rows, namespace, origin] database in
+				try await database.publish(rows, namespace: namespace, origin: origin)
+			}
+		}
+
+		public func changes() -> AsyncStream<Set<String>> {
+			let (stream, continuation) = AsyncStream.makeStream(of: Set<String>.self)
+			let id = UUID()
+			let feed = Task.detached { [database, namespace, origin] in
+				await database.followChanges(namespace: namespace, origin: origin, into: continuation)
+			}
+			subscribers.withLock { $0[id] = continuation }
+			continuation.onTermination = { [weak self] _ in
+				feed.cancel()
+				self?.subscribers.withLock { $0[id] = nil }
+			}
+
+			return stream
+		}
+
+		/// Runs a database operation; after a failure, the change feeds announce "anything may have changed"
+		/// once a backoff has passed, so the synchroniser reads again and republishes what did not arrive.
+		@discardableResult
+		private func perform<Value: Sendable>(_ operation: @escaping @Sendable (PostgresSyncDatabase) async throws -> Value) async throws -> Value {
+			do {
+				let value = try await database.run(operation)
+				retry.withLock { $0.backoff.reset() }
+				return value
+			} catch {
+				scheduleRetry()
+				throw error
+			}
+		}
+
+		private func scheduleRetry() {
+			let delay = retry.withLock { retry -> Duration? in
+				guard !retry.isScheduled else {
+					return nil
+				}
+
+				retry.isScheduled = true
+				return retry.backoff.delay()
+			}
+
+			guard let delay else {
+				return
+			}
+
+			Task.detached { [weak self] in
+				try? await Task.sleep(for: delay)
+				guard let self else {
+					return
+				}
+
+				retry.withLock { $0.isScheduled = false }
+				for continuation in subscribers.withLock({ Array($0.values) }) {
+					continuation.yield([])
+				}
+			}
+		}
+	}
+}
+#endif

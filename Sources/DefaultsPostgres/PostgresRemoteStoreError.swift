@@ -1,0 +1,63 @@
+#if Postgres
+import Defaults
+import PostgresNIO
+
+extension Defaults {
+	/**
+	Why a ``PostgresRemoteStore`` operation failed. The synchroniser reports it as a
+	`syncFailed` diagnostic and retries; local values are never lost.
+
+	```swift
+	do {
+		_ = try await store.entries()
+	} catch let error as Defaults.PostgresRemoteStoreError {
+		print(error) // "PostgreSQL did not answer within 10 s (last connection error: …)"
+	}
+	```
+	*/
+	public enum PostgresRemoteStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+		/// A namespace, schema or table name the store does not accept.
+		case invalidName(String, reason: String)
+		/// No connection could be made in time; `lastConnectionError` is what the last attempt reported, if any.
+		case unreachable(after: Duration, lastConnectionError: String?)
+		/// The server refused a statement (`sqlState` is PostgreSQL's error code).
+		case server(sqlState: String, message: String)
+		/// The connection failed or closed while a statement ran.
+		case connectionLost(String)
+		/// The store was shut down.
+		case shutDown
+
+		public var description: String {
+			switch self {
+			case .invalidName(let name, let reason):
+				"invalid name '\(name)': \(reason)"
+			case .unreachable(let duration, let lastConnectionError):
+				"PostgreSQL did not answer within \(duration)" + (lastConnectionError.map { " (last connection error: \($0))" } ?? "")
+			case .server(let sqlState, let message):
+				"PostgreSQL refused the statement: \(message) (SQLSTATE \(sqlState))"
+			case .connectionLost(let reason):
+				"the connection to PostgreSQL failed: \(reason)"
+			case .shutDown:
+				"the store was shut down"
+			}
+		}
+
+		/// The error as the store reports it: the server's own words when it sent any, never the statement's parameters.
+		static func from(_ error: any Error) -> Self {
+			if let error = error as? Self {
+				return error
+			}
+
+			guard let error = error as? PSQLError else {
+				return .connectionLost("\(error)")
+			}
+
+			if let message = error.serverInfo?[.message] {
+				return .server(sqlState: error.serverInfo?[.sqlState] ?? "?", message: message)
+			}
+
+			return .connectionLost("\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+		}
+	}
+}
+#endif

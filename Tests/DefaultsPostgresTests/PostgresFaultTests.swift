@@ -1,0 +1,100 @@
+#if Postgres
+import DefaultsPostgres
+import DefaultsTestSupport
+import Foundation
+import Testing
+@testable import Defaults
+
+extension PostgresTests {
+	@Suite("PostgreSQL faults", .enabled(if: PostgresTestServer.isControllable))
+	struct Faults {
+		/// One device writes `key0` … one key every 20 ms while `fault` strikes at the given steps; the other must end up with every value.
+		private func everyChangeArrives(despite fault: @escaping (Int, PostgresDevice, PostgresDevice) async throws -> Void, at steps: Set<Int>) async throws {
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let count = 40
+			let writer = try PostgresDevice("writer", namespace: namespace, keyCount: count)
+			let reader = try PostgresDevice("reader", namespace: namespace, keyCount: count)
+			await writer.settle()
+			await reader.settle()
+
+			for index in 0..<count {
+				if steps.contains(index) {
+					try await fault(index, writer, reader)
+				}
+
+				writer.suite[writer.keys[index]] = "value \(index)"
+				try await Task.sleep(for: .milliseconds(20))
+			}
+
+			let expected = (0..<count).map { "value \($0)" }
+			// No refresh here: the reader must catch up by itself, through its feed's reconnection.
+			#expect(await eventually(within: .seconds(30)) { reader.values == expected }, "reader holds \(reader.values.filter { $0 == "default" }.count) defaults")
+			#expect(await eventually(within: .seconds(5)) { (try? await reader.store.entries().count) == count })
+		}
+
+		@Test("connections ended from the server side (pg_terminate_backend) while the other side writes: every change arrives")
+		func terminatedConnections() async throws {
+			try await everyChangeArrives(despite: { step, writer, reader in
+				// Alternately the reader's connections (its LISTEN among them) and the writer's, mid-publish.
+				try await PostgresTestServer.terminateConnections(of: step.isMultiple(of: 2) ? reader.applicationName : writer.applicationName)
+			}, at: [8, 15, 21, 30])
+		}
+
+		@Test("the server restarted mid-run: every change arrives")
+		func serverRestart() async throws {
+			try await everyChangeArrives(despite: { _, _, _ in
+				try PostgresTestServer.control("restart")
+			}, at: [12])
+		}
+
+		@Test("the server down when a process starts: a diagnostic, the local value kept, and synced once the server is back")
+		func serverDownAtStart() async throws {
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let suite = "defaults-pg-down.\(UUID().uuidString)"
+			defer {
+				TestEnvironment.removeFiles(ofSuite: suite)
+				TestEnvironment.removeFiles(ofSuite: "\(suite).defaults-sync")
+			}
+
+			try PostgresTestServer.control("stop-server")
+			var serverIsUp = false
+			defer {
+				if !serverIsUp {
+					try? PostgresTestServer.control("start-server")
+				}
+			}
+
+			let environment = PostgresTestServer.childEnvironment(overriding: ["DEFAULTS_PG_OPERATION_TIMEOUT_MS": "1000"])
+			let writer = try ChildProcess("DefaultsPostgresTestHelper", ["write", namespace, suite, "volume", "7", "6"], environment: environment)
+			defer { writer.kill() }
+			#expect(writer.waitForLine(timeout: 20) { $0 == "written" } != nil)
+			#expect(writer.waitForErrorOutput(containing: "syncFailed", timeout: 5), "\(writer.errorOutputText)")
+
+			try PostgresTestServer.control("start-server")
+			serverIsUp = true
+			let store = try PostgresTestServer.store(namespace: namespace)
+			#expect(await eventually { (try? await store.entries()["volume"]?.value) == 7 })
+			#expect(writer.waitUntilExit() == 0)
+			#expect(writer.receivedLines == ["written", "local 7"])
+		}
+
+		@Test("a wrong password: a diagnostic naming the cause, retried, no crash, the local value kept")
+		func authenticationFailure() throws {
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let suite = "defaults-pg-auth.\(UUID().uuidString)"
+			defer {
+				TestEnvironment.removeFiles(ofSuite: suite)
+				TestEnvironment.removeFiles(ofSuite: "\(suite).defaults-sync")
+			}
+
+			let environment = PostgresTestServer.childEnvironment(overriding: ["DEFAULTS_PG_PASSWORD": "not-the-password", "DEFAULTS_PG_OPERATION_TIMEOUT_MS": "500"])
+			let result = try ChildProcess.run("DefaultsPostgresTestHelper", ["write", namespace, suite, "volume", "7", "2"], environment: environment)
+
+			#expect(result.status == 0, "\(result.errorOutput)")
+			#expect(result.lines == ["written", "local 7"])
+			let failures = result.errorOutput.components(separatedBy: "\n").filter { $0.contains("syncFailed") && $0.contains("password authentication failed") }
+			#expect(failures.count >= 3, "\(result.errorOutput)")
+		}
+	}
+}
+#endif
