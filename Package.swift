@@ -23,16 +23,20 @@ let package = Package(
 		.library(name: "DefaultsMacros", targets: ["DefaultsMacros"]),
 		.library(name: "DefaultsTesting", targets: ["DefaultsTesting"]),
 		.executable(name: "defaults", targets: ["DefaultsTool"]),
+		// Empty unless the `Configuration` trait is on.
+		.library(name: "DefaultsConfiguration", targets: ["DefaultsConfiguration"]),
 	],
 	// Off by default: without it nothing beyond Foundation is resolved or built.
 	traits: [
 		.trait(name: "Combine", description: "Defaults.publisher(…) through OpenCombine where Apple’s Combine is missing (Apple platforms always have it)."),
+		.trait(name: "Configuration", description: "DefaultsConfiguration: a suite as a swift-configuration provider (ConfigReader reads it, `defaults write` changes it live)."),
 	],
 	dependencies: [
 		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
 		.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
 		.package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
 		.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+		.package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
 		// `swift package generate-documentation --target Defaults`; builds nothing unless run.
 		.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
 	],
@@ -48,6 +52,13 @@ let package = Package(
 				.product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
 				.product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
 				.product(name: "SwiftDiagnostics", package: "swift-syntax"),
+			]
+		),
+		.target(
+			name: "DefaultsConfiguration",
+			dependencies: [
+				"Defaults",
+				.product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
 			]
 		),
 		.target(
@@ -96,6 +107,17 @@ let package = Package(
 		.testTarget(
 			name: "DefaultsToolTests",
 			dependencies: ["Defaults", "DefaultsTestSupport"]
+		),
+		// Runs the `defaults` tool as the other process that changes a watched suite.
+		.testTarget(
+			name: "DefaultsConfigurationTests",
+			dependencies: [
+				"Defaults",
+				"DefaultsConfiguration",
+				"DefaultsTestSupport",
+				.product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+				.product(name: "ConfigurationTesting", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+			]
 		),
 		.testTarget(
 			name: "DefaultsMacrosTests",
