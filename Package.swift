@@ -114,6 +114,7 @@ let package = Package(
 			dependencies: [
 				"Defaults",
 				"DefaultsConfiguration",
+				"DefaultsTesting",
 				"DefaultsTestSupport",
 				.product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
 				.product(name: "ConfigurationTesting", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
