@@ -70,6 +70,8 @@ public struct DefaultsProvider: Sendable {
 	) {
 		self.providerName = name.map { "DefaultsProvider[\($0)]" } ?? "DefaultsProvider"
 		self.suite = SuiteReference(suite)
+		// Foundation on Linux never re-reads the file by itself: without the watch, reads would miss `defaults write`.
+		SuiteChangeObservation.watchForExternalChanges(suite)
 		self.lookup = ValueLookup(keyMapping: keyMapping, secrets: secretsSpecifier)
 	}
 }

@@ -10,6 +10,11 @@ suite's file (`defaults write` among them), which the suite is watched for from
 the first call.
 */
 package enum SuiteChangeObservation {
+	/// Starts watching `suite`'s file, so that reads see other processes' writes even before anything observes it.
+	package static func watchForExternalChanges(_ suite: UserDefaults) {
+		Persistence.attach(suite)
+	}
+
 	/**
 	Calls `handler` after each change to one of `names` in `suite`, or to any
 	key of it when `names` is `nil`, until the returned observation is
@@ -25,7 +30,7 @@ package enum SuiteChangeObservation {
 		in suite: UserDefaults,
 		handler: @escaping @Sendable () -> Void
 	) -> any Defaults.Observation & Sendable {
-		Persistence.attach(suite)
+		watchForExternalChanges(suite)
 		let identity = SuiteIdentity.of(suite)
 		let keys = names.map { $0.map { ObservedKey(suite: identity, name: $0) } } ?? [.everyKey(of: identity)]
 		return ObservationHandle(keys: keys, wantsPrior: false, receiver: CallbackReceiver(callback: handler))

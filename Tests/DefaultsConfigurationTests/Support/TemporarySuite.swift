@@ -51,3 +51,20 @@ func withDeadline<Result: Sendable>(
 	}
 }
 #endif
+
+#if Configuration
+/// Whether `condition` holds within `timeout`, checked every few milliseconds: for changes another process makes.
+func eventually(timeout: Duration = .seconds(20), _ condition: () throws -> Bool) async throws -> Bool {
+	let deadline = ContinuousClock.now + timeout
+	while try !condition() {
+		if ContinuousClock.now >= deadline {
+			return false
+		}
+
+		// Not `Thread.sleep`: that would hold one of the few threads other tests run on.
+		try await Task.sleep(for: .milliseconds(2))
+	}
+
+	return true
+}
+#endif
