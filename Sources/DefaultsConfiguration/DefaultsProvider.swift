@@ -9,7 +9,7 @@ A swift-configuration provider that reads one `UserDefaults` suite.
 Put it in a `ConfigReader`'s providers and the suite becomes a durable, live
 configuration source: an operator changes a value with `defaults write`,
 another process of the service writes it, a sync remote delivers it, and
-every reader and watcher sees it within milliseconds — the library's own
+every reader sees it, and watchers are told at once — the library's own
 change engine tells the provider, nothing polls.
 
 ```swift
