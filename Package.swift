@@ -25,13 +25,16 @@ let package = Package(
 		.executable(name: "defaults", targets: ["DefaultsTool"]),
 		// PostgreSQL remote store: a separate product behind the `Postgres` trait (below).
 		.library(name: "DefaultsPostgres", targets: ["DefaultsPostgres"]),
+		// Empty unless the `Configuration` trait is on.
+		.library(name: "DefaultsConfiguration", targets: ["DefaultsConfiguration"]),
 	],
-	// Both off by default: without them nothing beyond Foundation is resolved or built for `Defaults`.
+	// All off by default: without them nothing beyond Foundation is resolved or built for `Defaults`.
 	// Their dependencies are guarded by the trait, so a package that does not enable one neither
 	// resolves nor builds them (SwiftPM 6.2+ prunes them).
 	traits: [
 		.trait(name: "Combine", description: "Defaults.publisher(…) through OpenCombine where Apple’s Combine is missing (Apple platforms always have it)."),
 		.trait(name: "Postgres", description: "The PostgreSQL remote store (product DefaultsPostgres), built on postgres-nio."),
+		.trait(name: "Configuration", description: "DefaultsConfiguration: a suite as a swift-configuration provider (ConfigReader reads it, `defaults write` changes it live)."),
 	],
 	dependencies: [
 		.package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
@@ -40,6 +43,7 @@ let package = Package(
 		.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
 		.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
 		.package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+		.package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
 		// `swift package generate-documentation --target Defaults`; builds nothing unless run.
 		.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
 	],
@@ -63,6 +67,13 @@ let package = Package(
 				.product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
 				.product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
 				.product(name: "SwiftDiagnostics", package: "swift-syntax"),
+			]
+		),
+		.target(
+			name: "DefaultsConfiguration",
+			dependencies: [
+				"Defaults",
+				.product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
 			]
 		),
 		.target(
@@ -141,6 +152,18 @@ let package = Package(
 		.testTarget(
 			name: "DefaultsToolTests",
 			dependencies: ["Defaults", "DefaultsTestSupport"]
+		),
+		// Runs the `defaults` tool as the other process that changes a watched suite.
+		.testTarget(
+			name: "DefaultsConfigurationTests",
+			dependencies: [
+				"Defaults",
+				"DefaultsConfiguration",
+				"DefaultsTesting",
+				"DefaultsTestSupport",
+				.product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+				.product(name: "ConfigurationTesting", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+			]
 		),
 		.testTarget(
 			name: "DefaultsMacrosTests",

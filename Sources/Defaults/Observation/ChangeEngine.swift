@@ -11,6 +11,16 @@ struct RawChange {
 struct ObservedKey: Hashable, Sendable {
 	let suite: SuiteIdentity
 	let name: String
+
+	/**
+	Stands for every key of `suite`: an observer registered under it hears each
+	change to any key of the suite (a whole-suite reader such as a
+	configuration provider). Property lists cannot hold a NUL character, so no
+	stored key is called this.
+	*/
+	static func everyKey(of suite: SuiteIdentity) -> ObservedKey {
+		ObservedKey(suite: suite, name: "\u{0}every key")
+	}
 }
 
 /**
@@ -75,8 +85,9 @@ enum ChangeEngine {
 			return []
 		}
 
+		let everyKey = ObservedKey.everyKey(of: key.suite)
 		return state.withLock { state in
-			state.observers[key].map { Array($0.values) } ?? []
+			Array(state.observers[key, default: [:]].values) + Array(state.observers[everyKey, default: [:]].values)
 		}
 	}
 

@@ -42,7 +42,7 @@ enum Store {
 	}
 
 	/// The name `persistentDomain(forName:)` knows the suite by.
-	private static func persistentDomainName(of suite: UserDefaults) -> String? {
+	static func persistentDomainName(of suite: UserDefaults) -> String? {
 		switch SuiteIdentity.of(suite) {
 		case .named(let name):
 			return name
