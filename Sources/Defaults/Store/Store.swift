@@ -137,11 +137,26 @@ enum Store {
 		apply()
 		record(name, newObject, suite: suite, identity: identity, persist: persist, isLocal: isLocal)
 
-		// What a read now returns: after a removal that is the registered default, if any.
-		let change = RawChange(oldObject: oldObject, newObject: suite.object(forKey: name), isPrior: false)
+		let change = RawChange(oldObject: oldObject, newObject: valueAfterChange(name, to: newObject, in: suite), isPrior: false)
 		for observer in observers {
 			observer.deliver(change)
 		}
+	}
+
+	/**
+	What a read returns once `name` was changed to `newObject`: the object
+	itself, unless a launch argument overrides it or it was a removal (a read
+	then returns the registered default, if any), which only a read can tell.
+
+	Not read back otherwise: another thread may already have written the key
+	again, and its value would be reported as this change's.
+	*/
+	private static func valueAfterChange(_ name: String, to newObject: Any?, in suite: UserDefaults) -> Any? {
+		guard let newObject, suite.volatileDomain(forName: UserDefaults.argumentDomain)[name] == nil else {
+			return suite.object(forKey: name)
+		}
+
+		return newObject
 	}
 
 	private static func record(_ name: String, _ newObject: Any?, suite: UserDefaults, identity: SuiteIdentity, persist: Bool, isLocal: Bool) {
