@@ -26,6 +26,15 @@ extension Defaults.PostgresRemoteStore {
 		/// The longest delay between reconnection attempts.
 		public var maximumReconnectDelay: Duration = .seconds(30)
 
+		/**
+		The defaults: table `public.defaults_sync`, created on first use, 10 s per operation,
+		reconnecting after 100 ms doubling up to 30 s.
+
+		```swift
+		var options = Defaults.PostgresRemoteStore.Options()
+		options.createsTable = false
+		```
+		*/
 		public init() {}
 	}
 }

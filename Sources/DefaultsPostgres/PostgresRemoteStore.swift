@@ -3,6 +3,7 @@ import Defaults
 import Foundation
 import PostgresNIO
 
+/// The PostgreSQL remote store, in the `Defaults` namespace like the library's other stores.
 extension Defaults {
 	/**
 	A remote store in a PostgreSQL table, for a fleet of services that share settings

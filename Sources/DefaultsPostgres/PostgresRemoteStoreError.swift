@@ -2,6 +2,7 @@
 import Defaults
 import PostgresNIO
 
+/// The PostgreSQL store's errors, in the `Defaults` namespace like the rest of the library.
 extension Defaults {
 	/**
 	Why a ``PostgresRemoteStore`` operation failed. The synchroniser reports it as a

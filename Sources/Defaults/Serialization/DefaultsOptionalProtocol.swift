@@ -21,6 +21,7 @@ public protocol _DefaultsOptionalProtocol: ExpressibleByNilLiteral {
 	var _defaults_isNil: Bool { get }
 }
 
+/// Every optional is one, so generic code can accept `Value?` through `_DefaultsOptionalProtocol`.
 extension Optional: _DefaultsOptionalProtocol {
 	public var _defaults_isNil: Bool {
 		self == nil

@@ -11,7 +11,7 @@ extension Defaults {
 	A publisher of the changes to `key`, for Combine.
 
 	It emits once per write, for every write path (subscripts, `reset`,
-	`removeAll`, the property wrappers), like ``observe(_:options:handler:)``,
+	`removeAll`, the property wrappers), like ``observe(_:options:isolation:handler:)``,
 	on the thread that made the change. Elements reach a subscriber one at a
 	time: a change made while it is still receiving one (from another thread,
 	or from inside its own `receive`) is delivered right after, by the thread
