@@ -13,6 +13,9 @@ enum ChildRun: String {
 	case burstRaw = "burst-raw"
 	case readAllOurs = "read-all-ours"
 	case readAllRaw = "read-all-raw"
+	case loadNone = "load-none"
+	case loadOurs = "load-ours"
+	case loadRaw = "load-raw"
 
 	static let keyCount = 10_000
 
@@ -29,6 +32,11 @@ enum ChildRun: String {
 		let suiteName = "defaults-benchmarks.\(rawValue).\(UUID().uuidString)"
 		if self == .readAllOurs || self == .readAllRaw {
 			try writeFileOfWindows(suiteName: suiteName)
+		}
+
+		if self == .loadNone || self == .loadOurs || self == .loadRaw {
+			try load(suiteName: suiteName)
+			return
 		}
 
 		let suite = UserDefaults(suiteName: suiteName)!
@@ -61,6 +69,8 @@ enum ChildRun: String {
 			}
 
 			consume(total)
+		case .loadNone, .loadOurs, .loadRaw:
+			return
 		case .readAllRaw:
 			var total = 0
 			for index in 0..<Self.keyCount {
@@ -82,6 +92,23 @@ enum ChildRun: String {
 			peakMemoryBytes: Self.peakMemory()
 		)
 		print(String(decoding: try! JSONEncoder().encode(report), as: UTF8.self))
+	}
+
+	/// Writes a 10,000-key suite file, then loads it (or not, for the baseline); reports the file's size as bytes written.
+	private func load(suiteName: String) throws {
+		let suite = makeSuite(String(suiteName.dropFirst("defaults-benchmarks.".count)), keyCount: Self.keyCount)
+		switch self {
+		case .loadOurs:
+			consume(suite[Defaults.Key<Int>("filler1", default: 0, suite: suite)])
+		case .loadRaw:
+			consume(suite.object(forKey: "filler1"))
+		default:
+			break
+		}
+
+		let fileBytes = (try FileManager.default.attributesOfItem(atPath: suiteFile(named: suite.suiteNameForBenchmarks).path)[.size] as? Int) ?? 0
+		let report = Report(seconds: 0, fileWrites: 0, bytesWritten: fileBytes, peakMemoryBytes: Self.peakMemory())
+		print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
 	}
 
 	private func writeFileOfWindows(suiteName: String) throws {

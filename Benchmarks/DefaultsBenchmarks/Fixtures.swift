@@ -8,14 +8,22 @@ struct Window: Codable, Equatable, Defaults.Serializable {
 	var title: String
 }
 
-/// A fresh, uniquely named suite holding `keyCount` Int keys (`filler0`, `filler1`, …).
+/**
+A fresh, uniquely named suite holding `keyCount` Int keys (`filler0`, `filler1`, …),
+written to its file before anything reads it, so the library and raw
+`UserDefaults` start from the same values.
+*/
 func makeSuite(_ label: String, keyCount: Int = 10) -> UserDefaults {
-	let suite = UserDefaults(suiteName: "defaults-benchmarks.\(label).\(UUID().uuidString)")!
-	for index in 0..<keyCount {
-		suite.set(index, forKey: "filler\(index)")
-	}
+	let name = "defaults-benchmarks.\(label).\(UUID().uuidString)"
+	let values = Dictionary(uniqueKeysWithValues: (0..<keyCount).map { ("filler\($0)", $0) })
+	let data = try! PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+	try! data.write(to: suiteFile(named: name))
+	return UserDefaults(suiteName: name)!
+}
 
-	return suite
+/// Where the suite called `name` keeps its values.
+func suiteFile(named name: String) -> URL {
+	Benchmark.configFolder.appendingPathComponent("\(name).plist")
 }
 
 /// The coders the Defaults package uses for Codable values (the decode-on-every-read baseline).

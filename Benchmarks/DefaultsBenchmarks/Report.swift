@@ -32,6 +32,16 @@ enum Report {
 		print()
 	}
 
+	static func printMemory(_ memory: (ours: Int, raw: Int, fileBytes: Int)) {
+		print("### Memory of a loaded 10,000-key suite\n")
+		print("| Suite | Peak memory above a process that loads nothing |")
+		print("|---|---:|")
+		print("| ours (file read, values owned) | \(Formatting.bytes(memory.ours)) |")
+		print("| raw `UserDefaults` (first read) | \(Formatting.bytes(memory.raw)) |")
+		print("| the binary plist file | \(Formatting.bytes(memory.fileBytes)) |")
+		print()
+	}
+
 	static func printChildRuns(burst: (ours: ChildRun.Report, raw: ChildRun.Report), readAll: (ours: ChildRun.Report, raw: ChildRun.Report)) {
 		print("### 10,000 keys, each run in its own process\n")
 		print("| Run | Time | File writes | Bytes written | Peak memory |")

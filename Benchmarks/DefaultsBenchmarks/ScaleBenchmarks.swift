@@ -8,7 +8,7 @@ func firstReadAfterWriteBenchmarks() -> [Row] {
 		let raw = makeSuite("first-read-raw", keyCount: keyCount)
 		let written = Defaults.Key<Int>("written", default: 0, suite: ours)
 		let read = Defaults.Key<Int>("filler1", default: 0, suite: ours)
-		let target: Row.Target? = keyCount == 1_000 ? .absolute(nanoseconds: 100_000) : nil
+		let target: Row.Target? = keyCount == 10_000 ? .absolute(nanoseconds: 2_000) : nil
 		return compareMeasured(
 			"first read after a write, \(keyCount) keys",
 			rounds: rounds,

@@ -53,7 +53,13 @@ enum Benchmark {
 		}
 
 		if wanted("scale") {
-			Report.printSection("Scale", firstReadAfterWriteBenchmarks() + [dispatchBenchmark(), registrationBenchmark()])
+			let distinct = distinctKeysBenchmark()
+			Report.printSection(
+				"Scale",
+				writeAtScaleBenchmarks() + firstReadAfterWriteBenchmarks() + [distinct.row, dispatchBenchmark(), registrationBenchmark()]
+			)
+			print("Our 10,000 distinct keys reached the disk in \(distinct.flushes) file replacement(s).\n")
+			Report.printMemory(try memoryOfALargeSuite())
 		}
 
 		if wanted("sync") {

@@ -2,6 +2,7 @@
 import Configuration
 import Defaults
 import DefaultsConfiguration
+import DefaultsTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct HierarchyTests {
 	@Test func environmentThenSuiteThenDefault() throws {
 		let suite = TemporarySuite()
-		suite.defaults.set(["timeout": 20, "retries": 3], forKey: "http")
+		suite.defaults.setRawAndSynchronize(["timeout": 20, "retries": 3], forKey: "http")
 		let reader = ConfigReader(providers: [
 			EnvironmentVariablesProvider(environmentVariables: ["HTTP_TIMEOUT": "5"]),
 			DefaultsProvider(suite: suite.defaults),
@@ -23,8 +24,8 @@ struct HierarchyTests {
 
 	@Test func anInMemoryOverrideSitsAboveTheSuite() throws {
 		let suite = TemporarySuite()
-		suite.defaults.set(20, forKey: "http_timeout")
-		suite.defaults.set(4, forKey: "http_retries")
+		suite.defaults.setRawAndSynchronize(20, forKey: "http_timeout")
+		suite.defaults.setRawAndSynchronize(4, forKey: "http_retries")
 		let reader = ConfigReader(providers: [
 			InMemoryProvider(values: ["http.timeout": 1]),
 			DefaultsProvider(suite: suite.defaults, keyMapping: .flat()),

@@ -3,6 +3,7 @@ import Configuration
 import ConfigurationTesting
 import Defaults
 import DefaultsConfiguration
+import DefaultsTestSupport
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ struct ProviderCompatTests {
 	@Test func nestedKeys() async throws {
 		let suite = TemporarySuite()
 		for (name, value) in Self.nestedValues {
-			suite.defaults.set(value, forKey: name)
+			suite.defaults.setRawAndSynchronize(value, forKey: name)
 		}
 
 		try await ProviderCompatTest(provider: DefaultsProvider(suite: suite.defaults)).runTest()
@@ -73,7 +74,7 @@ struct ProviderCompatTests {
 	@Test func flatKeys() async throws {
 		let suite = TemporarySuite()
 		for (key, value) in Self.values {
-			suite.defaults.set(value, forKey: key.replacingOccurrences(of: ".", with: "_"))
+			suite.defaults.setRawAndSynchronize(value, forKey: key.replacingOccurrences(of: ".", with: "_"))
 		}
 
 		try await ProviderCompatTest(provider: DefaultsProvider(suite: suite.defaults, keyMapping: .flat())).runTest()

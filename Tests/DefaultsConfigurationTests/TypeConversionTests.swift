@@ -2,6 +2,7 @@
 import Configuration
 import Defaults
 @testable import DefaultsConfiguration
+import DefaultsTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct TypeConversionTests {
 	@Test func numbersConvertWhenNothingIsLost() throws {
 		let suite = TemporarySuite()
-		suite.defaults.set(["timeout": 15, "ratio": 2.0, "half": 0.5, "small": Float(0.1)], forKey: "http")
+		suite.defaults.setRawAndSynchronize(["timeout": 15, "ratio": 2.0, "half": 0.5, "small": Float(0.1)], forKey: "http")
 		let provider = DefaultsProvider(suite: suite.defaults)
 
 		#expect(try provider.value(forKey: ["http", "timeout"], type: .double).value?.content == .double(15))
@@ -23,7 +24,7 @@ struct TypeConversionTests {
 
 	@Test func aStringIsNeverANumberOrABoolean() throws {
 		let suite = TemporarySuite()
-		suite.defaults.set(["timeout": "15", "enabled": "true"], forKey: "http")
+		suite.defaults.setRawAndSynchronize(["timeout": "15", "enabled": "true"], forKey: "http")
 		let provider = DefaultsProvider(suite: suite.defaults)
 
 		let mismatch = #expect(throws: DefaultsProvider.TypeMismatch.self) {
@@ -37,7 +38,7 @@ struct TypeConversionTests {
 	/// swift-configuration's way with a mismatch: the reader answers with its default and tells its access reporter.
 	@Test func aReaderFallsBackToItsDefaultAndReportsTheMismatch() throws {
 		let suite = TemporarySuite()
-		suite.defaults.set(["timeout": "15"], forKey: "http")
+		suite.defaults.setRawAndSynchronize(["timeout": "15"], forKey: "http")
 		let events = EventCollector()
 		let reader = ConfigReader(providers: [DefaultsProvider(suite: suite.defaults)], accessReporter: events)
 
@@ -51,7 +52,7 @@ struct TypeConversionTests {
 	@Test func everyScalarAndArrayType() throws {
 		let suite = TemporarySuite()
 		let bytes = Data([1, 2, 3])
-		suite.defaults.set([
+		suite.defaults.setRawAndSynchronize([
 			"name": "api",
 			"enabled": true,
 			"key": bytes,
@@ -87,7 +88,7 @@ struct TypeConversionTests {
 
 	@Test func aKeyBelowAValueThatIsNotADictionaryIsAbsent() throws {
 		let suite = TemporarySuite()
-		suite.defaults.set("plain", forKey: "http")
+		suite.defaults.setRawAndSynchronize("plain", forKey: "http")
 		let provider = DefaultsProvider(suite: suite.defaults)
 		#expect(try provider.value(forKey: ["http", "timeout"], type: .int).value == nil)
 		#expect(try provider.value(forKey: ["http"], type: .string).value?.content == .string("plain"))
@@ -95,8 +96,8 @@ struct TypeConversionTests {
 
 	@Test func flatKeysUseTheSeparator() throws {
 		let suite = TemporarySuite()
-		suite.defaults.set(20, forKey: "http-timeout")
-		suite.defaults.set(10, forKey: "http_timeout")
+		suite.defaults.setRawAndSynchronize(20, forKey: "http-timeout")
+		suite.defaults.setRawAndSynchronize(10, forKey: "http_timeout")
 		let dash = DefaultsProvider(suite: suite.defaults, keyMapping: .flat(separator: "-"))
 		let underscore = DefaultsProvider(suite: suite.defaults, keyMapping: .flat())
 		#expect(try dash.value(forKey: ["http", "timeout"], type: .int) == LookupResult(encodedKey: "http-timeout", value: 20))
@@ -115,7 +116,7 @@ struct TypeConversionTests {
 
 	@Test func secretsAreRedacted() throws {
 		let suite = TemporarySuite()
-		suite.defaults.set(["password": "hunter2", "user": "admin"], forKey: "database")
+		suite.defaults.setRawAndSynchronize(["password": "hunter2", "user": "admin"], forKey: "database")
 		let provider = DefaultsProvider(suite: suite.defaults, secretsSpecifier: .specific(["database.password"]))
 		let password = try #require(try provider.value(forKey: ["database", "password"], type: .string).value)
 		#expect(password.isSecret)

@@ -60,8 +60,7 @@ struct ObservableDefaultRuntimeTests {
 	@Test func suiteFileStaysInTheTemporaryFolder() throws {
 		Defaults[.macroCount] = 1
 		try Defaults.flush(suite: Defaults.Keys.macroCount.suite)
-		let file = FileManager.default.temporaryDirectory
-			.appendingPathComponent("defaults-tests-\(ProcessInfo.processInfo.processIdentifier)/\(macroSuiteName).plist")
+		let file = TestEnvironment.fileURL(ofSuite: macroSuiteName)
 		#expect(FileManager.default.fileExists(atPath: file.path))
 		try? FileManager.default.removeItem(at: file)
 	}

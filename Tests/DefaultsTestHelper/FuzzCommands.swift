@@ -26,14 +26,14 @@ private var reported: Int {
 private func trial(_ index: Int, stored: Any, in suite: UserDefaults, read: (UserDefaults, String) -> Bool) {
 	say("begin \(index)")
 	let name = "fuzz\(index)"
-	suite.set(stored, forKey: name)
-	let before = suite.object(forKey: name).flatMap(PropertyListValue.init)
+	suite.setRawAndSynchronize(stored, forKey: name)
+	let before = StoredSuiteValues.value(forKey: name, in: suite)
 	let start = reported
 	let decoded = read(suite, name)
 	let afterFirst = reported
 	_ = read(suite, name)
-	let untouched = suite.object(forKey: name).flatMap(PropertyListValue.init) == before
-	suite.removeObject(forKey: name)
+	let untouched = StoredSuiteValues.value(forKey: name, in: suite) == before
+	suite.removeRawAndSynchronize(forKey: name)
 	say("\(index) \(decoded ? "decoded" : "default") \(afterFirst - start) \(untouched) \(reported - afterFirst)")
 }
 

@@ -3,23 +3,23 @@ import Foundation
 
 /// Where every test's preference files go: a temporary folder, never the user's `~/.config`.
 ///
-/// Shared by every test target of the test process (one folder per process),
-/// so the library and macro tests use the same one; removed when the process exits.
+/// It is the `XDG_CONFIG_HOME` the test process started with, which `scripts/test`
+/// points at a temporary folder it removes at the end: Foundation reads that
+/// variable once, at launch, and the raw `UserDefaults` the tests use next to the
+/// library must read and write the same files as the library. Without it, raw
+/// `UserDefaults` would write to `~/.config`, so the tests refuse to run.
 public enum TestEnvironment {
 	public static let configHome: URL = {
-		let folder = FileManager.default.temporaryDirectory
-			.appendingPathComponent("defaults-tests-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+		let launchValue = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? ""
+		guard launchValue.hasPrefix("/"), launchValue != NSHomeDirectory() + "/.config" else {
+			fatalError("Run the tests through scripts/test, or with XDG_CONFIG_HOME set to a temporary folder: raw UserDefaults would otherwise write to ~/.config")
+		}
+
+		let folder = URL(fileURLWithPath: launchValue, isDirectory: true)
 		try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-		setenv("XDG_CONFIG_HOME", folder.path, 1)
 		PreferencesLocation.folderOverride.withLock { $0 = folder }
-		// The folder is the whole test process's, so it goes when the process ends, failed tests or not.
-		atexit { TestEnvironment.removeConfigHome() }
 		return folder
 	}()
-
-	private static func removeConfigHome() {
-		try? FileManager.default.removeItem(at: configHome)
-	}
 
 	public static func fileURL(ofSuite name: String) -> URL {
 		configHome.appendingPathComponent("\(name).plist")

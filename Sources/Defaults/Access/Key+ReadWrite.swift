@@ -4,25 +4,84 @@ extension Defaults.Key {
 	/// Reads the key from `suite`: the stored value decoded, or the default when nothing decodes.
 	@usableFromInline
 	func read(from suite: UserDefaults) -> Value {
-		value(fromStored: Store.object(forKey: name, in: suite), in: suite)
+		read(from: suite === self.suite ? suiteObject : Suite.of(suite))
+	}
+
+	/// Writes `value` to `suite`; a `nil` optional removes the stored value.
+	@usableFromInline
+	func write(_ value: Value, to suite: UserDefaults) {
+		write(value, to: suite === self.suite ? suiteObject : Suite.of(suite))
+	}
+
+	/**
+	Reads the key: one lookup in the suite object, then the value decoded from
+	what it found, or the value this key already decoded from that version.
+	*/
+	func read(from suite: Suite) -> Value {
+		guard let entry = suite.values.entry(forKey: name) else {
+			return defaultValue
+		}
+
+		if let decoded = entry.decoded as? DecodedValue<Value> {
+			return decoded.value
+		}
+
+		do {
+			return try decode(entry, in: suite)
+		} catch {
+			return value(afterFailing: error, toDecode: entry.object, in: suite)
+		}
 	}
 
 	/// Decodes a stored object; `nil` or an object that does not decode gives the default.
-	func value(fromStored object: Any?, in suite: UserDefaults) -> Value {
+	func value(fromStored object: Any?, in suite: Suite) -> Value {
 		guard let object else {
 			return defaultValue
 		}
 
 		do {
-			return try decode(object)
+			return try codec.decode(object)
 		} catch {
 			return value(afterFailing: error, toDecode: object, in: suite)
 		}
 	}
 
+	func write(_ value: Value, to suite: Suite) {
+		do {
+			switch try codec.encode(value) {
+			case .object(let object):
+				Store.set(object, forKey: name, in: suite)
+			case .absent:
+				Store.removeObject(forKey: name, in: suite)
+			}
+		} catch {
+			DiagnosticReporter.report(.unencodableValue, key: name, "\(error); nothing was written")
+		}
+	}
+
+	/// Decodes what a read found; a bridged value is remembered with the version it came from, so it is decoded once per version.
+	private func decode(_ entry: SuiteEntry, in suite: Suite) throws(SerializationError) -> Value {
+		guard codec.cachesDecodedValues else {
+			return try codec.decode(entry.object)
+		}
+
+		guard entry.version != 0 else {
+			// A store that cannot tell versions apart: the key remembers the object its value came from.
+			guard let decodedValues else {
+				return try codec.decode(entry.object)
+			}
+
+			return try decodedValues.value(for: entry.object, decode: codec.decode)
+		}
+
+		let value = try codec.decode(entry.object)
+		suite.values.rememberDecoded(DecodedValue(value), forKey: name, version: entry.version)
+		return value
+	}
+
 	/// The rare path, kept out of line so reads that decode pay nothing for it.
 	@inline(never)
-	private func value(afterFailing error: SerializationError, toDecode object: Any, in suite: UserDefaults) -> Value {
+	private func value(afterFailing error: SerializationError, toDecode object: Any, in suite: Suite) -> Value {
 		if let value = valueTypedByHand(object, in: suite) {
 			return value
 		}
@@ -36,41 +95,28 @@ extension Defaults.Key {
 		return defaultValue
 	}
 
-	private func decode(_ object: Any) throws(SerializationError) -> Value {
-		if let decodedValues {
-			return try decodedValues.value(for: object, decode: codec.decode)
-		}
-
-		return try codec.decode(object)
-	}
-
 	/// A launch argument typed as plain text (`-homepage https://example.com`) read as the key's type.
-	private func valueTypedByHand(_ object: Any, in suite: UserDefaults) -> Value? {
-		guard let text = object as? String, LaunchArgumentReading.isLaunchArgument(name, text: text, in: suite) else {
+	private func valueTypedByHand(_ object: Any, in suite: Suite) -> Value? {
+		guard let text = object as? String, suite.values.argument(forKey: name) as? String == text else {
 			return nil
 		}
 
 		for interpretation in LaunchArgumentReading.interpretations(of: text) {
-			if let value = try? decode(interpretation) {
+			if let value = try? codec.decode(interpretation) {
 				return value
 			}
 		}
 
 		return nil
 	}
+}
 
-	/// Writes `value` to `suite`; a `nil` optional removes the stored value.
-	@usableFromInline
-	func write(_ value: Value, to suite: UserDefaults) {
-		do {
-			switch try codec.encode(value) {
-			case .object(let object):
-				Store.set(object, forKey: name, in: suite)
-			case .absent:
-				Store.removeObject(forKey: name, in: suite)
-			}
-		} catch {
-			DiagnosticReporter.report(.unencodableValue, key: name, "\(error); nothing was written")
-		}
+/// A value a key decoded, kept by the suite with the version of the stored object it came from.
+final class DecodedValue<Value>: @unchecked Sendable {
+	// Immutable once made, and only handed out by the suite's lock.
+	let value: Value
+
+	init(_ value: Value) {
+		self.value = value
 	}
 }

@@ -25,12 +25,14 @@ extension Defaults {
 			case undecodableValue
 			/// A value could not be turned into a property-list object; nothing was written.
 			case unencodableValue
-			/// Two keys registered different defaults under one name (registration is process-wide on Linux).
+			/// Two keys registered different defaults under one name. No longer reported: each suite keeps its own registered defaults.
 			case conflictingRegistration
 			/// A suite's changes could not be written to disk; they stay in memory and are retried.
 			case persistenceFailed
 			/// A suite file did not parse; it was moved aside and rewritten from the values in memory.
 			case unreadableFile
+			/// Raw `UserDefaults` in this process saved an older value over one the library wrote (Foundation's `synchronize()` is unlocked); the library wrote its value back.
+			case restoredNewerValue
 			/// A watched preferences folder was removed or moved away: changes other processes make there go unseen until it exists again, when its files are re-read.
 			case watchInterrupted
 			/// A synced key could not be sent to the remote (it would exceed the remote's limits, or the remote failed); it stays local and is retried.

@@ -40,9 +40,9 @@ package enum DiagnosticReporter {
 		report(Defaults.Diagnostic(kind: kind, key: key, message: message))
 	}
 
-	/// Reports a stored value that does not decode, once per suite, key and stored value (see ``UndecodableValueReports``).
-	static func reportUndecodable(_ stored: Any, key: String, in suite: UserDefaults, _ message: String) {
-		guard UndecodableValueReports.isNew(stored, key: key, in: suite) else {
+	/// Reports a stored value that does not decode, once per suite, key and stored value (see ``Suite/isNewUndecodable(_:key:)``).
+	static func reportUndecodable(_ stored: Any, key: String, in suite: Suite, _ message: String) {
+		guard suite.isNewUndecodable(stored, key: key) else {
 			return
 		}
 

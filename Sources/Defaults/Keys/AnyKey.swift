@@ -25,11 +25,15 @@ extension Defaults {
 		/// The `UserDefaults` suite the value lives in.
 		public let suite: UserDefaults
 
+		/// The object that holds `suite`'s values, observers and file.
+		let suiteObject: Suite
+
 		init(name: String, suite: UserDefaults) {
 			self.name = name
 			self.suite = suite
 			KeyName.validate(name)
-			Persistence.attach(suite)
+			// Found once: every read and write of the key goes straight to it.
+			suiteObject = Suite.of(suite)
 		}
 
 		/**
@@ -40,7 +44,7 @@ extension Defaults {
 		```
 		*/
 		public func reset() {
-			Store.removeObject(forKey: name, in: suite)
+			Store.removeObject(forKey: name, in: suiteObject)
 		}
 	}
 

@@ -69,7 +69,7 @@ extension Defaults {
 		private func register(_ defaultValue: Value) {
 			do {
 				if case .object(let object) = try codec.encode(defaultValue) {
-					Store.register(object, forKey: name, in: suite)
+					Store.register(object, forKey: name, in: suiteObject)
 				}
 			} catch {
 				DiagnosticReporter.report(.unencodableValue, key: name, "the default value cannot be registered: \(error)")

@@ -26,11 +26,6 @@ enum LaunchArgumentReading {
 		return objects
 	}
 
-	/// Whether `name`'s current value in `suite` is `text` given as a launch argument.
-	static func isLaunchArgument(_ name: String, text: String, in suite: UserDefaults) -> Bool {
-		suite.volatileDomain(forName: UserDefaults.argumentDomain)[name] as? String == text
-	}
-
 	private static func date(from text: String) -> Date? {
 		var text = Substring(text)
 		if text.hasPrefix("<date>"), text.hasSuffix("</date>") {

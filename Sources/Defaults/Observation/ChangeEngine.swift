@@ -7,9 +7,9 @@ struct RawChange {
 	let isPrior: Bool
 }
 
-/// Identifies one observed key: a stored domain and a key name.
+/// Identifies one observed key: a suite object and a key name.
 struct ObservedKey: Hashable, Sendable {
-	let suite: SuiteIdentity
+	let suite: Suite
 	let name: String
 
 	/**
@@ -18,26 +18,36 @@ struct ObservedKey: Hashable, Sendable {
 	configuration provider). Property lists cannot hold a NUL character, so no
 	stored key is called this.
 	*/
-	static func everyKey(of suite: SuiteIdentity) -> ObservedKey {
-		ObservedKey(suite: suite, name: "\u{0}every key")
+	static func everyKey(of suite: Suite) -> ObservedKey {
+		ObservedKey(suite: suite, name: ObserverTable.everyKeyName)
+	}
+
+	static func == (lhs: Self, rhs: Self) -> Bool {
+		lhs.suite === rhs.suite && lhs.name == rhs.name
+	}
+
+	func hash(into hasher: inout Hasher) {
+		hasher.combine(ObjectIdentifier(suite))
+		hasher.combine(name)
 	}
 }
 
 /**
 Delivers every change the library makes to the observers of that key.
 
-Observers are stored per key, so a change costs a lookup plus the observers
-of that key, however many observe other keys. Callbacks run synchronously on
-the writing thread, outside the lock: a callback may write other keys, add or
-remove observers (itself included) without deadlock.
+Observers are kept by their suite object (``ObserverTable``), per key, so a
+change costs a lookup plus the observers of that key, however many observe
+other keys or other suites. Callbacks run synchronously on the writing thread,
+outside every lock: a callback may write other keys, add or remove observers
+(itself included) without deadlock.
 
 The engine calls only the library's own `@Sendable` callbacks, never user
 code directly. A new kind of subscriber (a publisher, a stream) registers
 through an ``ObservationHandle`` with a ``ChangeReceiver``: the handle brings
 invalidation and lifetime ties, and ``ObserverDelivery`` runs a user closure
 in the isolation it was registered from, in order. A ``RawChange`` holds the
-stored objects as Foundation returned them; turn it into typed values during
-the callback (``Defaults/KeyChange/init(_:key:)``) rather than keeping it.
+stored objects; turn it into typed values during the callback
+(``Defaults/KeyChange/init(_:key:)``) rather than keeping it.
 */
 enum ChangeEngine {
 	/// A registered callback. `wantsPrior` observers also hear about a change before it is made.
@@ -47,13 +57,6 @@ enum ChangeEngine {
 		let deliver: @Sendable (RawChange) -> Void
 	}
 
-	private struct State {
-		var observers: [ObservedKey: [UInt64: Observer]] = [:]
-		var nextID: UInt64 = 0
-	}
-
-	private static let state = Locked<State>(State())
-
 	/// Set inside ``Defaults/withoutPropagation(_:)``: changes made there reach no observer.
 	@TaskLocal static var isPropagationSuppressed = false
 
@@ -62,37 +65,73 @@ enum ChangeEngine {
 		wantsPrior: Bool,
 		deliver: @escaping @Sendable (RawChange) -> Void
 	) -> UInt64 {
-		state.withLock { state in
-			state.nextID += 1
-			let observer = Observer(id: state.nextID, wantsPrior: wantsPrior, deliver: deliver)
-			state.observers[key, default: [:]][observer.id] = observer
-			return observer.id
-		}
+		key.suite.observers.add(for: key.name, wantsPrior: wantsPrior, deliver: deliver)
 	}
 
 	static func remove(_ id: UInt64, for key: ObservedKey) {
-		state.withLock { state in
-			state.observers[key]?[id] = nil
-			if state.observers[key]?.isEmpty == true {
-				state.observers[key] = nil
-			}
-		}
+		key.suite.observers.remove(id, for: key.name)
 	}
 
 	/// The observers to tell about a change to `key`, or none when propagation is suppressed.
 	static func observers(of key: ObservedKey) -> [Observer] {
-		if isPropagationSuppressed {
-			return []
-		}
+		key.suite.observers.observers(of: key.name)
+	}
 
-		let everyKey = ObservedKey.everyKey(of: key.suite)
-		return state.withLock { state in
-			Array(state.observers[key, default: [:]].values) + Array(state.observers[everyKey, default: [:]].values)
+	/// How many observers `key` has (whole-suite observers left out).
+	static func observerCount(of key: ObservedKey) -> Int {
+		key.suite.observers.count(of: key.name)
+	}
+}
+
+/**
+The observers of one suite, by key name.
+
+Owned by the suite object. A write with nobody observing costs one lookup in
+an empty table.
+*/
+final class ObserverTable: Sendable {
+	static let everyKeyName = "\u{0}every key"
+
+	private struct State {
+		var observers: [String: [UInt64: ChangeEngine.Observer]] = [:]
+		var nextID: UInt64 = 0
+	}
+
+	private let state = Locked(State())
+
+	func add(for name: String, wantsPrior: Bool, deliver: @escaping @Sendable (RawChange) -> Void) -> UInt64 {
+		state.withLock { state in
+			state.nextID += 1
+			let observer = ChangeEngine.Observer(id: state.nextID, wantsPrior: wantsPrior, deliver: deliver)
+			state.observers[name, default: [:]][observer.id] = observer
+			return observer.id
 		}
 	}
 
-	/// Whether anything observes `key`; the write path skips reading the old value when nothing does.
-	static func observerCount(of key: ObservedKey) -> Int {
-		state.withLock { $0.observers[key]?.count ?? 0 }
+	func remove(_ id: UInt64, for name: String) {
+		state.withLock { state in
+			state.observers[name]?[id] = nil
+			if state.observers[name]?.isEmpty == true {
+				state.observers[name] = nil
+			}
+		}
+	}
+
+	/// The observers of `name` and of every key, or none when propagation is suppressed.
+	func observers(of name: String) -> [ChangeEngine.Observer] {
+		let observers = state.withLock { state -> [ChangeEngine.Observer] in
+			guard !state.observers.isEmpty else {
+				return []
+			}
+
+			return Array(state.observers[name, default: [:]].values) + Array(state.observers[Self.everyKeyName, default: [:]].values)
+		}
+
+		// The task-local is read only when someone observes: writes nobody observes skip it.
+		return observers.isEmpty || ChangeEngine.isPropagationSuppressed ? [] : observers
+	}
+
+	func count(of name: String) -> Int {
+		state.withLock { $0.observers[name]?.count ?? 0 }
 	}
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension ObservedKey {
 	init(_ key: Defaults._AnyKey) {
-		self.init(suite: SuiteIdentity.of(key.suite), name: key.name)
+		self.init(suite: key.suiteObject, name: key.name)
 	}
 }
 

@@ -58,8 +58,8 @@ extension Defaults {
 		init(_ change: RawChange, key: Key<Value>) {
 			self.init(
 				isPrior: change.isPrior,
-				newValue: key.value(fromStored: change.newObject, in: key.suite),
-				oldValue: key.value(fromStored: change.oldObject, in: key.suite)
+				newValue: key.value(fromStored: change.newObject, in: key.suiteObject),
+				oldValue: key.value(fromStored: change.oldObject, in: key.suiteObject)
 			)
 		}
 	}

@@ -31,8 +31,8 @@ package enum SuiteChangeObservation {
 		handler: @escaping @Sendable () -> Void
 	) -> any Defaults.Observation & Sendable {
 		watchForExternalChanges(suite)
-		let identity = SuiteIdentity.of(suite)
-		let keys = names.map { $0.map { ObservedKey(suite: identity, name: $0) } } ?? [.everyKey(of: identity)]
+		let suiteObject = Suite.of(suite)
+		let keys = names.map { $0.map { ObservedKey(suite: suiteObject, name: $0) } } ?? [.everyKey(of: suiteObject)]
 		return ObservationHandle(keys: keys, wantsPrior: false, receiver: CallbackReceiver(callback: handler))
 	}
 }

@@ -5,8 +5,8 @@ Which stored domain a `UserDefaults` object reads and writes.
 
 Two `UserDefaults(suiteName: "x")` objects share one domain, so observers
 registered through one must hear writes made through the other. On Linux the
-domain name is read from the object once and cached; elsewhere (or if it
-cannot be read) the object's identity stands in for it.
+domain name is read from the object when its suite object is first looked up;
+elsewhere (or if it cannot be read) the object's identity stands in for it.
 */
 enum SuiteIdentity: Hashable, Sendable {
 	case standard
@@ -15,31 +15,12 @@ enum SuiteIdentity: Hashable, Sendable {
 	/// A suite that keeps its values in memory only (`InMemoryDefaults`), identified for its whole life.
 	case inMemory(UUID)
 
-	private struct CachedIdentity {
-		weak var suite: UserDefaults?
-		let identity: SuiteIdentity
-	}
-
-	private static let cache = Locked<[ObjectIdentifier: CachedIdentity]>([:])
-
+	/// The identity of the suite `suite` reads and writes (found through its suite object, which remembers it).
 	static func of(_ suite: UserDefaults) -> SuiteIdentity {
-		let objectID = ObjectIdentifier(suite)
-		if let cached = cache.withLock({ $0[objectID] }), cached.suite === suite {
-			return cached.identity
-		}
-
-		let identity = resolve(suite)
-		cache.withLock { cache in
-			cache[objectID] = CachedIdentity(suite: suite, identity: identity)
-			if cache.count > 1024 {
-				cache = cache.filter { $0.value.suite != nil }
-			}
-		}
-
-		return identity
+		Suite.of(suite).identity
 	}
 
-	private static func resolve(_ suite: UserDefaults) -> SuiteIdentity {
+	static func resolve(_ suite: UserDefaults) -> SuiteIdentity {
 		if let suite = suite as? any InMemorySuite {
 			return .inMemory(suite.inMemoryID)
 		}

@@ -57,13 +57,6 @@ final class Synchronizer: Sendable {
 	/// The synchroniser behind `Defaults.iCloud`.
 	static let shared = Synchronizer(device: DeviceIdentity.current)
 
-	/// Which synchroniser syncs each suite, so the store can report local changes to it.
-	private static let bySuite = Locked<[SuiteIdentity: WeakSynchronizer]>([:])
-
-	private struct WeakSynchronizer {
-		weak var synchronizer: Synchronizer?
-	}
-
 	init(device: String, wallClock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMilliseconds) {
 		clock = HybridLogicalClock(device: device, wallClock: wallClock)
 		let (stream, continuation) = AsyncStream.makeStream(of: Work.self)
@@ -130,7 +123,8 @@ final class Synchronizer: Sendable {
 				}
 			}
 
-			Self.bySuite.withLock { $0[identity] = WeakSynchronizer(synchronizer: self) }
+			// The suite tells its synchroniser about each local change.
+			key.suiteObject.synchronizer = self
 		}
 
 		requestPull(Set(keys.map(\.name)))
@@ -194,13 +188,9 @@ final class Synchronizer: Sendable {
 
 	// MARK: Local changes
 
-	/// Called by the store for every change the library makes locally.
-	static func recordLocalChange(_ name: String, to object: Any?, in suite: SuiteIdentity) {
-		guard let synchronizer = bySuite.withLock({ $0[suite]?.synchronizer }) else {
-			return
-		}
-
-		synchronizer.recordLocalChange(KeyID(suite: suite, name: name), to: object)
+	/// Called by a suite this synchroniser syncs, for every change the library makes to it locally.
+	func recordLocalChange(_ name: String, to object: Any?, in suite: Suite) {
+		recordLocalChange(KeyID(suite: suite.identity, name: name), to: object)
 	}
 
 	private func recordLocalChange(_ id: KeyID, to object: Any?) {

@@ -49,15 +49,17 @@ struct DecodedValueCacheTests {
 		#expect(CountedWindow.decodingCount(id) == 1)
 	}
 
-	@Test func rawWriteByTheProgramIsSeen() {
+	@Test func rawWriteByTheProgramIsSeen() throws {
 		let key = makeKey()
 		suite.defaults[key] = CountedWindow(id: id, width: 800)
 		#expect(suite.defaults[key].width == 800)
 
-		suite.defaults.set(#"{"id":"\#(id)","width":1024}"#, forKey: key.name)
+		// A synchronized raw write is seen like another process's; this process's own write is on disk first.
+		try Defaults.flush(suite: suite.defaults)
+		suite.defaults.setRawAndSynchronize(#"{"id":"\#(id)","width":1024}"#, forKey: key.name)
 		#expect(suite.defaults[key].width == 1024)
 
-		suite.defaults.removeObject(forKey: key.name)
+		suite.defaults.removeRawAndSynchronize(forKey: key.name)
 		#expect(suite.defaults[key].width == 0)
 	}
 
@@ -101,12 +103,13 @@ struct DecodedValueCacheTests {
 		#expect(suite.wait(timeout: 5) { suite.defaults[key].width == 1920 })
 	}
 
-	@Test func aValueThatNoLongerDecodesGivesTheDefault() {
+	@Test func aValueThatNoLongerDecodesGivesTheDefault() throws {
 		let key = makeKey()
 		suite.defaults[key] = CountedWindow(id: id, width: 800)
 		#expect(suite.defaults[key].width == 800)
 
-		suite.defaults.set("not json", forKey: key.name)
+		try Defaults.flush(suite: suite.defaults)
+		suite.defaults.setRawAndSynchronize("not json", forKey: key.name)
 		let reported = diagnostics {
 			#expect(suite.defaults[key].width == 0)
 		}

@@ -1,3 +1,4 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
@@ -64,7 +65,7 @@ struct ResetTests {
 	@Test func removeAllKeepsRegisteredDefaults() {
 		let fixture = Fixture()
 		let raw = fixture.suite.keyName("raw")
-		fixture.suite.defaults.set("raw", forKey: raw)
+		fixture.suite.defaults.setRawAndSynchronize("raw", forKey: raw)
 
 		Defaults.removeAll(suite: fixture.suite.defaults)
 

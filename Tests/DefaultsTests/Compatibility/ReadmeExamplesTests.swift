@@ -47,6 +47,12 @@ private func withReadmeSuite(
 	#expect(diagnostics.isEmpty, "README example reported diagnostics: \(diagnostics)", sourceLocation: sourceLocation)
 }
 
+/// `suite`, once the library's writes to it are flushed: what raw `UserDefaults` reads see then (the interop terms).
+private func flushed(_ suite: UserDefaults) -> UserDefaults {
+	try? Defaults.flush(suite: suite)
+	return suite
+}
+
 // MARK: - Types from the README
 
 /// README "Enum example": a `String` enum that is not `Codable`, stored as its raw value.
@@ -260,7 +266,7 @@ struct ReadmeExamplesTests {
 			#expect(Defaults[.readmeBridgedUser].name == "Hello")
 
 			#expect(readmeStaticSuite[.readmeIsUnicorn] == true)
-			#expect(readmeStaticSuite.bool(forKey: Defaults.Keys.readmeIsUnicorn.name) == true)
+			#expect(flushed(readmeStaticSuite).bool(forKey: Defaults.Keys.readmeIsUnicorn.name) == true)
 
 			Defaults[.readmeIsUnicornMode] = true
 			#expect(Defaults[.readmeIsUnicornMode] == true)
@@ -299,7 +305,7 @@ struct ReadmeExamplesTests {
 			// `Defaults[.quality] = "🦄"` must not compile:
 			// "Cannot assign value of type 'String' to type 'Double'".
 
-			#expect(suite.double(forKey: quality.name) == 0.6)
+			#expect(flushed(suite).double(forKey: quality.name) == 0.6)
 		}
 	}
 
@@ -314,7 +320,7 @@ struct ReadmeExamplesTests {
 			}
 			#expect(printed.isEmpty)
 			#expect(Defaults[name] == nil)
-			#expect(suite.object(forKey: name.name) == nil)
+			#expect(flushed(suite).object(forKey: name.name) == nil)
 
 			Defaults[name] = 1.5
 			if let name = Defaults[name] {
@@ -324,7 +330,7 @@ struct ReadmeExamplesTests {
 
 			Defaults[name] = nil
 			#expect(Defaults[name] == nil)
-			#expect(suite.object(forKey: name.name) == nil)
+			#expect(flushed(suite).object(forKey: name.name) == nil)
 		}
 	}
 
@@ -347,8 +353,8 @@ struct ReadmeExamplesTests {
 			#expect(Defaults[counter] == 20)
 
 			// "A `Defaults.Key` with a dynamic default value will not register the default value in `UserDefaults`."
-			#expect(suite.object(forKey: counter.name) == nil)
-			#expect(suite.object(forKey: camera.name) == nil)
+			#expect(flushed(suite).object(forKey: counter.name) == nil)
+			#expect(flushed(suite).object(forKey: camera.name) == nil)
 
 			Defaults[counter] = 5
 			#expect(Defaults[counter] == 5)
@@ -365,11 +371,11 @@ struct ReadmeExamplesTests {
 			let defaultDuration = Defaults.Key<ReadmeDurationKeys>(readmeKeyName("defaultDuration"), default: .oneHour, suite: suite)
 
 			#expect(Defaults[defaultDuration].rawValue == "1 Hour")
-			#expect(suite.string(forKey: defaultDuration.name) == "1 Hour")
+			#expect(flushed(suite).string(forKey: defaultDuration.name) == "1 Hour")
 
 			Defaults[defaultDuration] = .halfHour
 			#expect(Defaults[defaultDuration] == .halfHour)
-			#expect(suite.string(forKey: defaultDuration.name) == "30 Minutes")
+			#expect(flushed(suite).string(forKey: defaultDuration.name) == "30 Minutes")
 		}
 	}
 
@@ -380,12 +386,12 @@ struct ReadmeExamplesTests {
 
 			#expect(Defaults[user].name == "Hello")
 			// "Debuggable: The data is stored as JSON-serialized values."
-			#expect(suite.string(forKey: user.name) == #"{"age":"24","name":"Hello"}"#)
+			#expect(flushed(suite).string(forKey: user.name) == #"{"age":"24","name":"Hello"}"#)
 
 			Defaults[user] = ReadmeCodableUser(name: "Unicorn", age: "3")
 			#expect(Defaults[user].name == "Unicorn")
 			#expect(Defaults[user].age == "3")
-			#expect(suite.string(forKey: user.name) == #"{"age":"3","name":"Unicorn"}"#)
+			#expect(flushed(suite).string(forKey: user.name) == #"{"age":"3","name":"Unicorn"}"#)
 		}
 	}
 
@@ -463,7 +469,7 @@ struct ReadmeExamplesTests {
 
 			Defaults[isUnicorn] = false
 			#expect(extensionDefaults[isUnicorn] == false)
-			#expect(extensionDefaults.bool(forKey: isUnicorn.name) == false)
+			#expect(flushed(extensionDefaults).bool(forKey: isUnicorn.name) == false)
 		}
 	}
 
@@ -472,13 +478,13 @@ struct ReadmeExamplesTests {
 		try withReadmeSuite { suite in
 			let isUnicornMode = Defaults.Key<Bool>(readmeKeyName("isUnicornMode"), default: true, suite: suite)
 
-			#expect(suite.bool(forKey: isUnicornMode.name) == true)
+			#expect(flushed(suite).bool(forKey: isUnicornMode.name) == true)
 
 			// Registered, not stored: removing every stored value keeps it.
 			Defaults[isUnicornMode] = false
-			#expect(suite.bool(forKey: isUnicornMode.name) == false)
+			#expect(flushed(suite).bool(forKey: isUnicornMode.name) == false)
 			Defaults.reset(isUnicornMode)
-			#expect(suite.bool(forKey: isUnicornMode.name) == true)
+			#expect(flushed(suite).bool(forKey: isUnicornMode.name) == true)
 		}
 	}
 
@@ -498,7 +504,7 @@ struct ReadmeExamplesTests {
 			#expect(Defaults[dictionaryUser]["user"]?.name == "Hello")
 
 			// The bridge's `[String: String]` is what `UserDefaults` holds.
-			#expect(suite.dictionary(forKey: user.name) as? [String: String] == ["name": "Hello", "age": "24"])
+			#expect(flushed(suite).dictionary(forKey: user.name) as? [String: String] == ["name": "Hello", "age": "24"])
 
 			let unicorn = ReadmeBridgedUser(name: "Unicorn", age: "3")
 			Defaults[user] = unicorn
@@ -511,10 +517,10 @@ struct ReadmeExamplesTests {
 			#expect(Defaults[setUser] == [hello, unicorn])
 			#expect(Defaults[dictionaryUser] == ["user": hello, "unicorn": unicorn])
 
-			#expect(suite.dictionary(forKey: user.name) as? [String: String] == ["name": "Unicorn", "age": "3"])
-			#expect(suite.array(forKey: arrayUser.name) as? [[String: String]] == [["name": "Hello", "age": "24"], ["name": "Unicorn", "age": "3"]])
-			#expect(suite.array(forKey: setUser.name)?.count == 2)
-			let storedDictionary = suite.dictionary(forKey: dictionaryUser.name)
+			#expect(flushed(suite).dictionary(forKey: user.name) as? [String: String] == ["name": "Unicorn", "age": "3"])
+			#expect(flushed(suite).array(forKey: arrayUser.name) as? [[String: String]] == [["name": "Hello", "age": "24"], ["name": "Unicorn", "age": "3"]])
+			#expect(flushed(suite).array(forKey: setUser.name)?.count == 2)
+			let storedDictionary = flushed(suite).dictionary(forKey: dictionaryUser.name)
 			#expect(storedDictionary?["unicorn"] as? [String: String] == ["name": "Unicorn", "age": "3"])
 		}
 	}
@@ -527,7 +533,7 @@ struct ReadmeExamplesTests {
 
 			Defaults[any] = "🦄"
 			#expect(Defaults[any].get(String.self) == "🦄")
-			#expect(suite.string(forKey: any.name) == "🦄")
+			#expect(flushed(suite).string(forKey: any.name) == "🦄")
 
 			// The other literal conformances the README lists.
 			Defaults[any] = 0.5
@@ -570,7 +576,7 @@ struct ReadmeExamplesTests {
 				printed.append(mimeType.rawValue)
 			}
 			#expect(printed == ["application/octet-stream"])
-			#expect(suite.string(forKey: any.name) == "application/octet-stream")
+			#expect(flushed(suite).string(forKey: any.name) == "application/octet-stream")
 
 			// What the README means: a default holding a single `mime`.
 			printed = []
@@ -616,7 +622,7 @@ struct ReadmeExamplesTests {
 			#expect(Defaults[magic]["number"]?.get(Int.self) == 3)
 			#expect(Defaults[magic]["boolean"]?.get(Bool.self) == true)
 
-			let stored = try #require(suite.dictionary(forKey: magic.name))
+			let stored = try #require(flushed(suite).dictionary(forKey: magic.name))
 			#expect(stored["unicorn"] as? String == "🦄")
 			#expect(stored["number"] as? Int == 3)
 			#expect(stored["boolean"] as? Bool == true)
@@ -632,13 +638,13 @@ struct ReadmeExamplesTests {
 
 			// Registered defaults already have the stored form. The README shows the JSON form as
 			// `"application/json"`; `JSONEncoder` (used by the original package too) escapes the slash.
-			#expect(suite.string(forKey: preferred.name) == "application/json")
-			#expect(suite.string(forKey: codable.name) == #""application\/json""#)
+			#expect(flushed(suite).string(forKey: preferred.name) == "application/json")
+			#expect(flushed(suite).string(forKey: codable.name) == #""application\/json""#)
 
 			Defaults[preferred] = .JSON
 			Defaults[codable] = .JSON
-			#expect(suite.string(forKey: preferred.name) == "application/json")
-			#expect(suite.string(forKey: codable.name) == #""application\/json""#)
+			#expect(flushed(suite).string(forKey: preferred.name) == "application/json")
+			#expect(flushed(suite).string(forKey: codable.name) == #""application\/json""#)
 			#expect(Defaults[preferred] == .JSON)
 			#expect(Defaults[codable] == .JSON)
 
@@ -647,7 +653,7 @@ struct ReadmeExamplesTests {
 			Defaults[magic]["preferred"] = Defaults.AnySerializable(ReadmePreferRawMime.JSON)
 			Defaults[magic]["codable"] = Defaults.AnySerializable(ReadmeCodableMime.JSON)
 
-			let stored = try #require(suite.dictionary(forKey: magic.name))
+			let stored = try #require(flushed(suite).dictionary(forKey: magic.name))
 			#expect(stored["preferred"] as? String == "application/json")
 			#expect(stored["codable"] as? String == #""application\/json""#)
 			#expect(Defaults[magic]["preferred"]?.get(ReadmePreferRawMime.self) == .JSON)
@@ -662,11 +668,11 @@ struct ReadmeExamplesTests {
 
 			#expect(Defaults[stringBag][0] == "Hello")
 			#expect(Defaults[stringBag][1] == "World!")
-			#expect(suite.array(forKey: stringBag.name) as? [String] == ["Hello", "World!"])
+			#expect(flushed(suite).array(forKey: stringBag.name) as? [String] == ["Hello", "World!"])
 
 			Defaults[stringBag].insert(element: "Unicorn", at: 0)
 			#expect(Array(Defaults[stringBag]) == ["Unicorn", "Hello", "World!"])
-			#expect(suite.array(forKey: stringBag.name) as? [String] == ["Unicorn", "Hello", "World!"])
+			#expect(flushed(suite).array(forKey: stringBag.name) as? [String] == ["Unicorn", "Hello", "World!"])
 		}
 	}
 
@@ -677,12 +683,12 @@ struct ReadmeExamplesTests {
 
 			#expect(Defaults[stringSet].contains("Hello"))
 			#expect(Defaults[stringSet].contains("World!"))
-			#expect(Set(suite.array(forKey: stringSet.name) as? [String] ?? []) == ["Hello", "World!"])
+			#expect(Set(flushed(suite).array(forKey: stringSet.name) as? [String] ?? []) == ["Hello", "World!"])
 
 			Defaults[stringSet].insert("Unicorn")
 			#expect(Defaults[stringSet].contains("Unicorn"))
 			#expect(Defaults[stringSet] == ReadmeSetBag(["Hello", "World!", "Unicorn"]))
-			#expect(Set(suite.array(forKey: stringSet.name) as? [String] ?? []) == ["Hello", "World!", "Unicorn"])
+			#expect(Set(flushed(suite).array(forKey: stringSet.name) as? [String] ?? []) == ["Hello", "World!", "Unicorn"])
 		}
 	}
 
@@ -704,7 +710,7 @@ struct ReadmeExamplesTests {
 			#expect(Defaults[user].name == "Hello")
 
 			// Registered defaults stay.
-			#expect(suite.double(forKey: quality.name) == 0.8)
+			#expect(flushed(suite).double(forKey: quality.name) == 0.8)
 		}
 	}
 }

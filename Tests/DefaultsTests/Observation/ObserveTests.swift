@@ -1,3 +1,4 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
@@ -105,7 +106,7 @@ struct ObserveTests {
 		let suite = TestSuite()
 		let name = suite.keyName()
 		let key = Defaults.Key<Int>(name, default: 3, suite: suite.defaults)
-		suite.defaults.set("garbage", forKey: name)
+		suite.defaults.setRawAndSynchronize("garbage", forKey: name)
 		let recorder = Recorder<Int>()
 		let reported = diagnostics {
 			let observation = Defaults.observe(key) { recorder.append($0.newValue) }

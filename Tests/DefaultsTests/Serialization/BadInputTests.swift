@@ -1,3 +1,4 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
@@ -35,7 +36,7 @@ struct BadInputTests {
 	) {
 		let suite = TestSuite()
 		let name = suite.keyName()
-		suite.defaults.set(raw, forKey: name)
+		suite.defaults.setRawAndSynchronize(raw, forKey: name)
 		let before = suite.raw(name).flatMap(PropertyListValue.init)
 		let key = Defaults.Key<Value>(name, default: defaultValue, suite: suite.defaults)
 
@@ -102,7 +103,7 @@ struct BadInputTests {
 	@Test func unstorableBridgeOutputNeverReachesFoundation() {
 		let suite = TestSuite()
 		let name = suite.keyName()
-		suite.defaults.set("previous", forKey: name)
+		suite.defaults.setRawAndSynchronize("previous", forKey: name)
 		let key = Defaults.Key<SampleUnstorable?>(name, suite: suite.defaults)
 
 		let reported = diagnostics { Defaults[key] = SampleUnstorable() }

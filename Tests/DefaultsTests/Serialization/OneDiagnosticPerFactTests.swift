@@ -1,3 +1,4 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
@@ -8,7 +9,7 @@ struct OneDiagnosticPerFactTests {
 		let suite = TestSuite()
 		let name = suite.keyName()
 		let key = Defaults.Key<Int>(name, default: 7, suite: suite.defaults)
-		suite.defaults.set("not a number", forKey: name)
+		suite.defaults.setRawAndSynchronize("not a number", forKey: name)
 
 		let reported = diagnostics {
 			for _ in 0..<8 {
@@ -26,10 +27,10 @@ struct OneDiagnosticPerFactTests {
 		let key = Defaults.Key<Int>(name, default: 7, suite: suite.defaults)
 
 		let reported = diagnostics {
-			suite.defaults.set("first", forKey: name)
+			suite.defaults.setRawAndSynchronize("first", forKey: name)
 			_ = Defaults[key]
 			_ = Defaults[key]
-			suite.defaults.set(["second"], forKey: name)
+			suite.defaults.setRawAndSynchronize(["second"], forKey: name)
 			_ = Defaults[key]
 			_ = Defaults[key]
 		}
@@ -45,7 +46,7 @@ struct OneDiagnosticPerFactTests {
 		let second = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
 		let sameNameOtherSuite = Defaults.Key<Int>(name, default: 0, suite: other.defaults)
 		for key in [first, second, sameNameOtherSuite] {
-			key.suite.set("bad", forKey: key.name)
+			key.suite.setRawAndSynchronize("bad", forKey: key.name)
 		}
 
 		let reported = diagnostics {

@@ -1,3 +1,4 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
@@ -110,12 +111,12 @@ struct StoredFormatTests {
 		// What the Defaults package leaves in a suite on Apple platforms, written here as raw objects.
 		let suite = TestSuite()
 		let names = (0..<6).map { _ in suite.keyName() }
-		suite.defaults.set(#"{"minute":5,"hour":2}"#, forKey: names[0])
-		suite.defaults.set(#""https:\/\/example.com\/a?b=c""#, forKey: names[1])
-		suite.defaults.set(#""1 Hour""#, forKey: names[2])
-		suite.defaults.set([#"{"hour":1,"minute":1}"#], forKey: names[3])
-		suite.defaults.set(["2": "two"], forKey: names[4])
-		suite.defaults.set([3, 9], forKey: names[5])
+		suite.defaults.setRawAndSynchronize(#"{"minute":5,"hour":2}"#, forKey: names[0])
+		suite.defaults.setRawAndSynchronize(#""https:\/\/example.com\/a?b=c""#, forKey: names[1])
+		suite.defaults.setRawAndSynchronize(#""1 Hour""#, forKey: names[2])
+		suite.defaults.setRawAndSynchronize([#"{"hour":1,"minute":1}"#], forKey: names[3])
+		suite.defaults.setRawAndSynchronize(["2": "two"], forKey: names[4])
+		suite.defaults.setRawAndSynchronize([3, 9], forKey: names[5])
 
 		#expect(suite.defaults[Defaults.Key<SampleTime>(names[0], default: SampleTime(hour: 0, minute: 0), suite: suite.defaults)] == SampleTime(hour: 2, minute: 5))
 		#expect(suite.defaults[Defaults.Key<URL?>(names[1], suite: suite.defaults)] == URL(string: "https://example.com/a?b=c"))

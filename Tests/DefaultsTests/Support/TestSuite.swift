@@ -45,9 +45,10 @@ final class TestSuite: @unchecked Sendable {
 		return fresh
 	}
 
-	/// The stored object, as raw `UserDefaults` returns it.
+	/// The stored object, as raw `UserDefaults` returns it once the library's writes are flushed (the interop terms).
 	func raw(_ key: String) -> Any? {
-		defaults.object(forKey: key)
+		try? Defaults.flush(suite: defaults)
+		return defaults.object(forKey: key)
 	}
 }
 

@@ -128,9 +128,11 @@ struct HasKeyTests {
 		#expect(Defaults.hasKey(key))
 		#expect(suite.defaults.hasKey(dynamic))
 
-		suite.defaults.removeObject(forKey: key.name)
+		// Raw changes, synchronized, are seen like another process's; the library's own are written first.
+		try Defaults.flush(suite: suite.defaults)
+		suite.defaults.removeRawAndSynchronize(forKey: key.name)
 		#expect(!Defaults.hasKey(key), "raw removal is seen")
-		suite.defaults.set(3, forKey: key.name)
+		suite.defaults.setRawAndSynchronize(3, forKey: key.name)
 		#expect(Defaults.hasKey(key), "raw writes are seen")
 		Defaults.reset(key)
 		#expect(!Defaults.hasKey(key))

@@ -1,20 +1,6 @@
 import Foundation
 
 /**
-How the store makes a suite's changes durable.
-
-On Linux that is ``SuiteFile``; on Apple platforms there is none, because the
-system's preferences daemon already persists every write.
-*/
-protocol SuitePersistence: AnyObject, Sendable {
-	/// Notes that the library changed `name` to `object` (`nil`: removed) and schedules a flush.
-	func record(_ name: String, object: Any?)
-
-	/// Writes every change recorded so far; returns once it is durable.
-	func flush() throws(Defaults.PersistenceError)
-}
-
-/**
 One suite's file: the changes this process made that are not on disk yet,
 and the file's contents as last seen.
 
@@ -23,7 +9,7 @@ this process's changed keys (so writers of different keys never lose each
 other's), replaces the file atomically as a binary property list, and hands
 any keys other processes changed since the last look to the change engine.
 */
-final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Sendable {
+final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 	private struct Pending {
 		let value: PropertyListValue?
 		let generation: UInt64
@@ -39,6 +25,8 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 	private struct Outcome {
 		var external: [String: ExternalChange] = [:]
 		var diagnostics: [Defaults.Diagnostic] = []
+		/// The external changes, applied to the suite's values (while the file lock was held), for their observers.
+		var notifications: [ChangeNotification] = []
 	}
 
 	private struct State {
@@ -46,7 +34,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		var generation: UInt64 = 0
 		var lastKnown: [String: PropertyListValue] = [:]
 		/// The version of the file `lastKnown` was read from or written as.
-		var lastKnownIdentity: FileIdentity?
+		var lastKnownVersion = FileVersion(identity: nil, contents: nil)
 		var isFlushScheduled = false
 		/// How long the last write of the file took; large suites wait longer between writes.
 		var lastWriteDuration: DispatchTimeInterval = .never
@@ -82,7 +70,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		if case .contents(let contents) = SuiteFileContents.decode(data) {
 			state.withLock { state in
 				state.lastKnown = contents
-				state.lastKnownIdentity = identity
+				state.lastKnownVersion = FileVersion(identity: identity, contents: data)
 			}
 		}
 	}
@@ -113,27 +101,55 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		state.withLock { $0.pending.keys.sorted() }
 	}
 
-	func record(_ name: String, object: Any?) {
-		let value = object.flatMap(PropertyListValue.init)
+	/// The file's contents as last read or written.
+	var lastKnownContents: [String: PropertyListValue] {
+		state.withLock { $0.lastKnown }
+	}
+
+	/// Whether `name` has a change of this process's that is not written yet.
+	func isPending(_ name: String) -> Bool {
+		state.withLock { $0.pending[name] != nil }
+	}
+
+	/// What to do once a change is recorded, after the suite's lock is released.
+	enum FlushRequest {
+		case none
+		case schedule(after: DispatchTimeInterval)
+		case now
+	}
+
+	/**
+	Notes that the library changed `name` to `value` (`nil`: removed). Runs
+	under the suite's values lock, so the pending change is in step with the
+	value; returns what ``perform(_:)`` must do once that lock is released.
+	*/
+	func recordPending(_ name: String, value: PropertyListValue?) -> FlushRequest {
 		let mode = PersistenceSettings.writeMode
-		let (shouldSchedule, lastWriteDuration) = state.withLock { state in
+		return state.withLock { state in
 			state.generation += 1
 			state.pending[name] = Pending(value: value, generation: state.generation)
-			guard case .coalesced = mode, !state.isFlushScheduled else {
-				return (false, state.lastWriteDuration)
-			}
+			switch mode {
+			case .writeThrough:
+				return .now
+			case .coalesced(let milliseconds):
+				guard !state.isFlushScheduled else {
+					return .none
+				}
 
-			state.isFlushScheduled = true
-			return (true, state.lastWriteDuration)
+				state.isFlushScheduled = true
+				return .schedule(after: PersistenceSettings.coalescingDelay(milliseconds: milliseconds, lastWriteDuration: state.lastWriteDuration))
+			}
 		}
+	}
 
-		switch mode {
-		case .writeThrough:
+	func perform(_ request: FlushRequest) {
+		switch request {
+		case .none:
+			return
+		case .schedule(let delay):
+			scheduleFlush(after: delay)
+		case .now:
 			flushReportingFailure()
-		case .coalesced(let milliseconds):
-			if shouldSchedule {
-				scheduleFlush(after: PersistenceSettings.coalescingDelay(milliseconds: milliseconds, lastWriteDuration: lastWriteDuration))
-			}
 		}
 	}
 
@@ -206,7 +222,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 			throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
 		}
 
-		let outcome: Outcome
+		var outcome: Outcome
 		do {
 			outcome = try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout)
 		} catch {
@@ -214,6 +230,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 			throw error
 		}
 
+		applyToValues(&outcome)
 		fileLock.unlock()
 		state.withLock { $0.retryDelay = nil }
 		deliver(outcome)
@@ -222,26 +239,33 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 	/// Re-reads the file after another process changed it and delivers what changed.
 	func fileDidChange() {
 		fileLock.lock()
+		var outcome = changesSinceLastLook()
+		applyToValues(&outcome)
+		fileLock.unlock()
+		deliver(outcome)
+	}
+
+	/// What other processes changed in the file since this process last read or wrote it; call with `fileLock` held.
+	private func changesSinceLastLook() -> Outcome {
 		let identity = fileSystem.identity(of: url)
+		let version = state.withLock { $0.lastKnownVersion }
 		guard
-			identity != state.withLock({ $0.lastKnownIdentity }),
-			let contents = contentsAfterExternalChange(identity: identity)
+			!((try? version.isCurrent(identity) { () throws(Defaults.PersistenceError) in try fileSystem.read(url) }) ?? false),
+			let (contents, data) = contentsAfterExternalChange(identity: identity)
 		else {
-			fileLock.unlock()
-			return
+			return Outcome()
 		}
 
 		let external = state.withLock { state in
 			defer {
 				state.lastKnown = contents
-				state.lastKnownIdentity = identity
+				state.lastKnownVersion = FileVersion(identity: identity, contents: data)
 			}
 
 			return externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.pending.keys))
 		}
 
-		fileLock.unlock()
-		deliver(Outcome(external: external))
+		return Outcome(external: external)
 	}
 
 	/**
@@ -253,7 +277,7 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 	read error must not be mistaken for one, or the next flush would write the
 	suite back without its keys.
 	*/
-	private func contentsAfterExternalChange(identity: FileIdentity?) -> [String: PropertyListValue]? {
+	private func contentsAfterExternalChange(identity: FileIdentity?) -> (contents: [String: PropertyListValue], data: Data?)? {
 		let data: Data?
 		do {
 			data = try fileSystem.read(url)
@@ -263,9 +287,9 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 
 		switch SuiteFileContents.decode(data) {
 		case .missing:
-			return identity == nil ? [:] : nil
+			return identity == nil ? ([:], nil) : nil
 		case .contents(let contents):
-			return contents
+			return (contents, data)
 		case .unreadable:
 			return nil
 		}
@@ -278,7 +302,8 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 			state.pending.map { (name: $0.key, change: $0.value) }
 		}
 		guard !pending.isEmpty else {
-			return Outcome()
+			// Nothing to write: a flush still brings in what others wrote (raw `synchronize()` in this process among them).
+			return changesSinceLastLook()
 		}
 
 		return try fileSystem.withExclusiveLock(for: url, waitingUntil: deadline) { () throws(Defaults.PersistenceError) in
@@ -287,12 +312,15 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
 			let identity = fileSystem.identity(of: url)
-			let (lastKnown, lastKnownIdentity) = state.withLock { ($0.lastKnown, $0.lastKnownIdentity) }
-			if identity != nil, identity == lastKnownIdentity {
-				// Nobody replaced the file since this process last read or wrote it.
+			let (lastKnown, lastKnownVersion) = state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
+			var version = lastKnownVersion
+			if identity != nil, try lastKnownVersion.isCurrent(identity, contents: { () throws(Defaults.PersistenceError) in try fileSystem.read(url) }) {
+				// Nobody wrote the file since this process last read or wrote it.
 				onDisk = lastKnown
 			} else {
-				switch SuiteFileContents.decode(try fileSystem.read(url)) {
+				let data = try fileSystem.read(url)
+				version = FileVersion(identity: identity, contents: data)
+				switch SuiteFileContents.decode(data) {
 				case .missing:
 					onDisk = [:]
 				case .contents(let contents):
@@ -310,13 +338,16 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 				contents[name] = change.value
 			}
 
-			var newIdentity = identity
 			var writeDuration: DispatchTimeInterval?
+			var final = contents
 			if mustRewrite || contents != onDisk {
 				let start = DispatchTime.now()
-				try fileSystem.replaceAtomically(url, with: try SuiteFileContents.encode(contents))
-				newIdentity = fileSystem.identity(of: url)
+				version = try replace(with: contents)
 				writeDuration = .nanoseconds(Int(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
+				let inStep = try keepFoundationInStep(written: version, pending: pending)
+				final = inStep.contents ?? contents
+				version = inStep.version
+				outcome.diagnostics += inStep.diagnostics
 			}
 
 			let written = Set(pending.map(\.name))
@@ -325,14 +356,82 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 					state.pending[name] = nil
 				}
 
-				let external = externalChanges(from: state.lastKnown, to: onDisk, excluding: written)
-				state.lastKnown = contents
-				state.lastKnownIdentity = newIdentity
+				var external = externalChanges(from: state.lastKnown, to: onDisk, excluding: written)
+				external.merge(externalChanges(from: contents, to: final, excluding: written)) { earlier, later in
+					ExternalChange(old: earlier.old, new: later.new)
+				}
+				state.lastKnown = final
+				state.lastKnownVersion = version
 				state.lastWriteDuration = writeDuration ?? state.lastWriteDuration
 				return external
 			}
 			return outcome
 		}
+	}
+
+	/// Replaces the file atomically with `contents`; returns the version written.
+	private func replace(with contents: [String: PropertyListValue]) throws(Defaults.PersistenceError) -> FileVersion {
+		let data = try SuiteFileContents.encode(contents)
+		try fileSystem.replaceAtomically(url, with: data)
+		return FileVersion(identity: fileSystem.identity(of: url), contents: data)
+	}
+
+	/**
+	Brings Foundation's copy of the suite in step with the file just written,
+	so raw `UserDefaults` reads see the library's writes; runs under the
+	inter-process lock. Returns the file's contents when Foundation changed
+	them, and the version the file is left at.
+
+	`synchronize()` makes Foundation drop its copy, to read the file again on
+	its next read. If this process wrote keys through raw `UserDefaults`
+	without synchronizing them, Foundation writes those keys into the file
+	first, in place: they are other changes like another process's, except
+	where they would replace a key this flush just wrote. That raw value is
+	older than the library's, or at best unordered with it, so the library's
+	value is written back and the revert reported: Foundation's stale copy
+	never wins over a newer value the library wrote.
+	*/
+	private func keepFoundationInStep(
+		written: FileVersion,
+		pending: [(name: String, change: Pending)]
+	) throws(Defaults.PersistenceError) -> (contents: [String: PropertyListValue]?, version: FileVersion, diagnostics: [Defaults.Diagnostic]) {
+		suite.synchronize()
+		let identity = fileSystem.identity(of: url)
+		var data: Data?
+		let isUnchanged = try written.isCurrent(identity) { () throws(Defaults.PersistenceError) in
+			data = try fileSystem.read(url)
+			return data
+		}
+		if isUnchanged {
+			return (nil, written, [])
+		}
+
+		if data == nil {
+			data = try fileSystem.read(url)
+		}
+
+		guard case .contents(var contents) = SuiteFileContents.decode(data) else {
+			return (nil, written, [])
+		}
+
+		let reverted = pending.filter { contents[$0.name] != $0.change.value }.map(\.name).sorted()
+		guard !reverted.isEmpty else {
+			return (contents, FileVersion(identity: identity, contents: data), [])
+		}
+
+		for (name, change) in pending {
+			contents[name] = change.value
+		}
+
+		let version = try replace(with: contents)
+		// Foundation has nothing unsaved left: this only makes it read the file again.
+		suite.synchronize()
+		let diagnostic = Defaults.Diagnostic(
+			kind: .restoredNewerValue,
+			key: reverted.count == 1 ? reverted[0] : nil,
+			message: "raw UserDefaults in this process saved older values of \(reverted.joined(separator: ", ")) over the library's newer ones in suite '\(domainName)'; the library's values were written back"
+		)
+		return (contents, version, [diagnostic])
 	}
 
 	/**
@@ -350,8 +449,8 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		}
 
 		let diagnostic = Defaults.Diagnostic(kind: .unreadableFile, key: nil, message: message + "; rewriting it from the values in memory")
-		let inMemory = suite.persistentDomain(forName: domainName) ?? [:]
-		return (inMemory.compactMapValues(PropertyListValue.init), diagnostic)
+		let inMemory = (Suite.of(suite).values as? OwnedSuiteValues)?.storedValues() ?? [:]
+		return (inMemory, diagnostic)
 	}
 
 	/// What other processes changed between two readings of the file, leaving out keys this process is about to write.
@@ -368,13 +467,27 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		return changes
 	}
 
+	/**
+	Applies what other processes changed to the suite's values; call with
+	`fileLock` held, so that whoever takes the lock next (a flush returning to
+	its caller) finds the values already up to date.
+	*/
+	private func applyToValues(_ outcome: inout Outcome) {
+		guard !outcome.external.isEmpty else {
+			return
+		}
+
+		outcome.notifications = Suite.of(suite).applyExternalChanges(outcome.external.mapValues { $0.new?.object })
+	}
+
+	/// Reports and notifies what a flush or a look at the file found, once every lock is released.
 	private func deliver(_ outcome: Outcome) {
 		for diagnostic in outcome.diagnostics {
 			DiagnosticReporter.report(diagnostic)
 		}
 
-		for (name, change) in outcome.external {
-			Store.applyExternalChange(name, from: change.old?.object, to: change.new?.object, in: suite)
+		for notification in outcome.notifications {
+			notification.deliver()
 		}
 	}
 }

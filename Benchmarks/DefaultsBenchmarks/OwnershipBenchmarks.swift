@@ -1,0 +1,89 @@
+import Defaults
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A write of an `Int` with nobody observing, on suites of growing size: constant for us, O(suite) for Foundation.
+func writeAtScaleBenchmarks() -> [Row] {
+	[(10, 2_000, 9), (1_000, 400, 7), (10_000, 100, 5)].map { keyCount, iterations, rounds in
+		let ours = makeSuite("write-scale-ours", keyCount: keyCount)
+		let raw = makeSuite("write-scale-raw", keyCount: keyCount)
+		let key = Defaults.Key<Int>("filler1", default: 0, suite: ours)
+		_ = raw.object(forKey: "filler1")
+		let row = compare(
+			"write Int, nobody observing, \(keyCount) keys",
+			iterations: iterations,
+			rounds: rounds,
+			baselineName: "raw set",
+			target: .absolute(nanoseconds: 2_000)
+		) {
+			ours[key] = $0
+		} baseline: {
+			raw.set($0, forKey: "filler1")
+		}
+		try? Defaults.flush(suite: ours)
+		return row
+	}
+}
+
+/**
+10,000 distinct keys written one by one, until they are on disk: ours ends
+with `Defaults.flush`, raw with `synchronize()`. Also counts how many times
+our file was replaced.
+*/
+func distinctKeysBenchmark() -> (row: Row, flushes: Int) {
+	let keyCount = 10_000
+	var flushCounts: [Int] = []
+	let ours = (0..<3).map { _ -> Double in
+		let suite = makeSuite("distinct-ours", keyCount: 0)
+		let keys = (0..<keyCount).map { Defaults.Key<Int>("key\($0)", default: 0, suite: suite) }
+		let replacements = try! FileWriteCounter(watching: Benchmark.configFolder, fileName: "\(suite.suiteNameForBenchmarks).plist")
+		let start = nanoseconds()
+		for (index, key) in keys.enumerated() {
+			suite[key] = index
+		}
+
+		try? Defaults.flush(suite: suite)
+		let elapsed = Double(nanoseconds() - start)
+		flushCounts.append(replacements.count())
+		return elapsed
+	}
+
+	// Foundation's cost is quadratic: one round is all a benchmark run can afford.
+	let raw = makeSuite("distinct-raw", keyCount: 0)
+	let start = nanoseconds()
+	for index in 0..<keyCount {
+		raw.set(index, forKey: "key\(index)")
+	}
+
+	raw.synchronize()
+	let rawElapsed = Double(nanoseconds() - start)
+	let row = Row(
+		operation: "10,000 distinct keys, one by one, until on disk",
+		ours: median(ours),
+		baselineName: "raw set ×10k + synchronize()",
+		baseline: rawElapsed,
+		target: .absolute(nanoseconds: 500_000_000)
+	)
+	return (row, flushCounts.max() ?? 0)
+}
+
+/**
+What a 10,000-key suite costs the process once loaded, each measured in a
+process of its own: peak memory above a process that loads nothing, next to
+the file's size.
+*/
+func memoryOfALargeSuite() throws -> (ours: Int, raw: Int, fileBytes: Int) {
+	let none = try ChildRun.loadNone.run()
+	let ours = try ChildRun.loadOurs.run()
+	let raw = try ChildRun.loadRaw.run()
+	return (max(0, ours.peakMemoryBytes - none.peakMemoryBytes), max(0, raw.peakMemoryBytes - none.peakMemoryBytes), ours.bytesWritten)
+}
+
+extension UserDefaults {
+	/// The name the benchmark gave the suite (swift-corelibs-foundation keeps it in a private property).
+	var suiteNameForBenchmarks: String {
+		Mirror(reflecting: self).children.first { $0.label == "suite" }?.value as? String ?? ""
+	}
+}

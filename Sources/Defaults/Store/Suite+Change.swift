@@ -1,0 +1,115 @@
+import Foundation
+
+extension Suite {
+	/// Where a change comes from, which decides what else it touches.
+	enum ChangeOrigin {
+		/// This process's write: persisted, reported to the synchroniser, observed.
+		case local
+		/// A value pulled from the sync remote: persisted and observed, not reported back.
+		case synced
+	}
+
+	/**
+	Applies one change, records it for the file and for sync, and tells the
+	key's observers: before it (those that asked) and after it.
+
+	The write itself costs a few lookups whatever the size of the suite; with
+	nobody observing, nothing else is read.
+	*/
+	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin) {
+		let observers = observers.observers(of: name)
+		if observers.contains(where: \.wantsPrior) {
+			let prior = RawChange(oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
+			for observer in observers where observer.wantsPrior {
+				observer.deliver(prior)
+			}
+		}
+
+		let file = file
+		var flushRequest = SuiteFile.FlushRequest.none
+		let applied = values.apply(newObject, to: name) { value in
+			switch origin {
+			case .local, .synced:
+				flushRequest = file?.recordPending(name, value: value) ?? .none
+				return true
+			}
+		}
+
+		guard let applied else {
+			return
+		}
+
+		file?.perform(flushRequest)
+		if origin == .local {
+			synchronizer?.recordLocalChange(name, to: newObject, in: self)
+		}
+
+		let change = RawChange(oldObject: applied.oldObject, newObject: applied.newObject, isPrior: false)
+		for observer in observers {
+			observer.deliver(change)
+		}
+	}
+
+	/**
+	Applies changes other processes made to the file, which the caller (the
+	file, holding its own lock) has just read: once it returns, reads see
+	them. Observers are not called here; the caller delivers the returned
+	notifications once it has released its lock (a prior notification then
+	comes just before the change's, both after the fact).
+	*/
+	func applyExternalChanges(_ changes: [String: Any?]) -> [ChangeNotification] {
+		let file = file
+		var notifications: [ChangeNotification] = []
+		for (name, newObject) in changes {
+			let applied = values.apply(newObject, to: name) { _ in !(file?.isPending(name) ?? false) }
+			guard let applied else {
+				continue
+			}
+
+			let observers = observers.observers(of: name)
+			if !observers.isEmpty {
+				notifications.append(ChangeNotification(observers: observers, oldObject: applied.oldObject, newObject: applied.newObject))
+			}
+		}
+
+		return notifications
+	}
+
+	/// Removes every value stored in the suite, telling each key's observers; registered defaults stay.
+	func removeAll() {
+		for name in values.storedNames() {
+			change(name, to: nil, origin: .local)
+		}
+	}
+
+	/**
+	Makes `object` the default of `name` in this suite. Foundation's copy gets
+	it too, so raw `UserDefaults` reads see it (where, on Linux, every suite
+	of the process shares it: the library's reads do not).
+	*/
+	func register(_ object: Any, forKey name: String) {
+		values.register(object, forKey: name)
+		if values is OwnedSuiteValues {
+			defaults.register(defaults: [name: object])
+		}
+	}
+}
+
+/// A change already applied, to tell its observers once every lock is released.
+struct ChangeNotification {
+	let observers: [ChangeEngine.Observer]
+	let oldObject: Any?
+	let newObject: Any?
+
+	func deliver() {
+		let prior = RawChange(oldObject: oldObject, newObject: newObject, isPrior: true)
+		for observer in observers where observer.wantsPrior {
+			observer.deliver(prior)
+		}
+
+		let change = RawChange(oldObject: oldObject, newObject: newObject, isPrior: false)
+		for observer in observers {
+			observer.deliver(change)
+		}
+	}
+}

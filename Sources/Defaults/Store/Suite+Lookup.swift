@@ -1,0 +1,153 @@
+import Foundation
+
+/**
+Finds the suite object of a `UserDefaults`: the one lookup by suite identity
+the library keeps. Keys do it once, when they are created.
+*/
+extension Suite {
+	fileprivate struct Registry {
+		/// Suite objects by stored domain.
+		var byIdentity: [SuiteIdentity: Suite] = [:]
+		/// The suite object of each `UserDefaults` seen, so its identity is worked out once.
+		var byObject: [ObjectIdentifier: Sighting] = [:]
+		/// File systems installed by tests for suites not created yet.
+		var fileSystems: [SuiteIdentity: any PreferencesFileSystem] = [:]
+		/// Suites whose values tests asked `UserDefaults` to keep, as on Apple platforms.
+		var foundationBacked: Set<SuiteIdentity> = []
+	}
+
+	fileprivate struct Sighting {
+		weak var defaults: UserDefaults?
+		let suite: Suite
+	}
+
+	private static let registry = Locked(Registry())
+
+	/// The suite object of `defaults`, created on first use.
+	static func of(_ defaults: UserDefaults) -> Suite {
+		let objectID = ObjectIdentifier(defaults)
+		if let sighting = registry.withLock({ $0.byObject[objectID] }), sighting.defaults === defaults {
+			return sighting.suite
+		}
+
+		let identity = SuiteIdentity.resolve(defaults)
+		let existing = registry.withLock { registry -> Suite? in
+			guard let suite = registry.byIdentity[identity] else {
+				return nil
+			}
+
+			registry.remember(suite, for: defaults)
+			return suite
+		}
+		if let existing {
+			return existing
+		}
+
+		let (fileSystem, isFoundationBacked) = registry.withLock { ($0.fileSystems[identity], $0.foundationBacked.contains(identity)) }
+		let made = make(identity: identity, defaults: defaults, fileSystem: fileSystem, foundationBacked: isFoundationBacked)
+		let (suite, isNew) = registry.withLock { registry -> (Suite, Bool) in
+			if let existing = registry.byIdentity[identity] {
+				registry.remember(existing, for: defaults)
+				return (existing, false)
+			}
+
+			// An identity made of an object's address may be reused by another object: only the object itself finds it.
+			if case .object = identity {} else {
+				registry.byIdentity[identity] = made
+			}
+
+			registry.remember(made, for: defaults)
+			return (made, true)
+		}
+
+		if isNew {
+			suite.start()
+		}
+
+		return suite
+	}
+
+	/// Every suite object of the process that has a file.
+	static var files: [SuiteFile] {
+		registry.withLock { Array($0.byIdentity.values) }.compactMap(\.file)
+	}
+
+	/// Every suite object whose values the library owns.
+	static var ownedSuites: [Suite] {
+		registry.withLock { Array($0.byIdentity.values) }.filter { $0.values is OwnedSuiteValues }
+	}
+
+	/// Makes the suite of `defaults` use `fileSystem` (tests): from its creation, or from now on.
+	static func install(_ fileSystem: any PreferencesFileSystem, for defaults: UserDefaults) {
+		let identity = SuiteIdentity.resolve(defaults)
+		let existing = registry.withLock { registry in
+			registry.fileSystems[identity] = fileSystem
+			return registry.byIdentity[identity]
+		}
+
+		existing?.install(fileSystem)
+	}
+
+	/**
+	Makes `UserDefaults` keep the values of `defaults`'s suite, as on Apple
+	platforms (tests: the logic of that path runs on Linux too). Call it before
+	the suite is first used.
+	*/
+	static func keepValuesInFoundation(for defaults: UserDefaults) {
+		let identity = SuiteIdentity.resolve(defaults)
+		_ = registry.withLock { $0.foundationBacked.insert(identity) }
+	}
+
+	private static func make(identity: SuiteIdentity, defaults: UserDefaults, fileSystem: (any PreferencesFileSystem)?, foundationBacked: Bool) -> Suite {
+		if case .inMemory = identity {
+			return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), persistence: .memoryOnly)
+		}
+
+		#if canImport(Darwin)
+		return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), persistence: .daemon)
+		#else
+		if foundationBacked {
+			return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), persistence: .daemon)
+		}
+
+		// Foundation parsed the launch arguments (`-name value`) into this domain: they are the same for every suite.
+		let arguments = defaults.volatileDomain(forName: UserDefaults.argumentDomain)
+		let global = GlobalDomain.shared.values
+		do {
+			let url = try PreferencesLocation.fileURL(for: identity)
+			let domainName = try PreferencesLocation.domainName(of: identity)
+			let file = SuiteFile(url: url, domainName: domainName, suite: defaults, fileSystem: fileSystem ?? POSIXFileSystem())
+			let values = OwnedSuiteValues(stored: file.lastKnownContents, arguments: arguments, global: global)
+			return Suite(identity: identity, defaults: defaults, values: values, persistence: .file(file))
+		} catch {
+			let values = OwnedSuiteValues(stored: [:], arguments: arguments, global: global)
+			return Suite(identity: identity, defaults: defaults, values: values, persistence: .unavailable(error))
+		}
+		#endif
+	}
+
+	/// Starts what a new suite needs: flushing at exit and on termination signals, watching its file and the global domain.
+	private func start() {
+		guard let file else {
+			if case .unavailable(let error) = persistenceState {
+				DiagnosticReporter.report(.persistenceFailed, key: nil, "changes to this suite stay in memory: \(error)")
+			}
+
+			return
+		}
+
+		ExitFlush.install()
+		TerminationSignalFlush.install()
+		ExternalChangeWatcher.shared.watch(file)
+		GlobalDomain.shared.watch()
+	}
+}
+
+extension Suite.Registry {
+	mutating func remember(_ suite: Suite, for defaults: UserDefaults) {
+		byObject[ObjectIdentifier(defaults)] = Suite.Sighting(defaults: defaults, suite: suite)
+		if byObject.count > 1024 {
+			byObject = byObject.filter { $0.value.defaults != nil }
+		}
+	}
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/**
+Everything the library keeps about one suite, in one object.
+
+Its values (``SuiteValueStore``), the file that makes them durable
+(``SuiteFile``, Linux only), its observers (``ObserverTable``), the
+synchroniser that syncs its keys, and which undecodable values were already
+reported. There is one per stored domain: two `UserDefaults(suiteName: "x")`
+objects share it, so each hears the other's writes. Keys find it once and
+remember it (``Defaults/_AnyKey/suiteObject``); anything else finds it with
+``of(_:)``.
+
+Each part has its own lock, held only inside that part's methods; the only
+nesting is a write recording its pending change for the file (values lock,
+then the file's state lock). No user code runs under any of them.
+*/
+final class Suite: Sendable {
+	let identity: SuiteIdentity
+	let values: any SuiteValueStore
+	let observers = ObserverTable()
+
+	/// The `UserDefaults` the suite was first found through: Foundation's copy of the domain, kept in step at each flush.
+	// `UserDefaults` is documented as thread-safe, though not marked `Sendable`.
+	nonisolated(unsafe) let defaults: UserDefaults
+
+	private let persistence: Locked<SuitePersistenceState>
+	private let syncLink = Locked<WeakSynchronizer>(WeakSynchronizer())
+	private let reportedUndecodable = Locked<[String: Int]>([:])
+
+	private struct WeakSynchronizer {
+		weak var synchronizer: Synchronizer?
+	}
+
+	init(identity: SuiteIdentity, defaults: UserDefaults, values: any SuiteValueStore, persistence: SuitePersistenceState) {
+		self.identity = identity
+		self.defaults = defaults
+		self.values = values
+		self.persistence = Locked(persistence)
+	}
+
+	// MARK: Persistence
+
+	/// The suite's file, when it has one (Linux, a nameable suite, a usable preferences folder).
+	var file: SuiteFile? {
+		persistence.withLock { state in
+			if case .file(let file) = state {
+				return file
+			}
+
+			return nil
+		}
+	}
+
+	var persistenceState: SuitePersistenceState {
+		persistence.withLock { $0 }
+	}
+
+	/// Writes the suite's pending changes durably; throws why they cannot be.
+	func flush() throws(Defaults.PersistenceError) {
+		switch persistenceState {
+		case .file(let file):
+			try file.flush()
+		case .unavailable(let error):
+			throw error
+		case .daemon:
+			defaults.synchronize()
+		case .memoryOnly:
+			return
+		}
+	}
+
+	/// Replaces the file's file system (tests); the new file starts from what is on disk.
+	func install(_ fileSystem: any PreferencesFileSystem) {
+		guard let current = file else {
+			return
+		}
+
+		let replacement = SuiteFile(url: current.url, domainName: current.domainName, suite: defaults, fileSystem: fileSystem)
+		persistence.withLock { $0 = .file(replacement) }
+		ExternalChangeWatcher.shared.watch(replacement)
+	}
+
+	// MARK: Sync
+
+	/// The synchroniser that syncs keys of this suite, told about each local change.
+	var synchronizer: Synchronizer? {
+		get { syncLink.withLock { $0.synchronizer } }
+		set { syncLink.withLock { $0.synchronizer = newValue } }
+	}
+
+	// MARK: Diagnostics
+
+	/**
+	Whether `stored` is a new undecodable value for `key`, remembering it as
+	reported: a value that fails on every read is reported once, and again when
+	it changes to another value that does not decode either.
+	*/
+	func isNewUndecodable(_ stored: Any, key: String) -> Bool {
+		let fingerprint = Self.fingerprint(of: stored)
+		return reportedUndecodable.withLock { reported in
+			guard reported[key] != fingerprint else {
+				return false
+			}
+
+			reported[key] = fingerprint
+			return true
+		}
+	}
+
+	private static func fingerprint(of stored: Any) -> Int {
+		var hasher = Hasher()
+		hasher.combine(String(describing: type(of: stored)))
+		if let value = PropertyListValue(stored) {
+			hasher.combine(value)
+		} else {
+			hasher.combine(String(describing: stored))
+		}
+
+		return hasher.finalize()
+	}
+}
+
+/// How a suite's changes become durable.
+enum SuitePersistenceState: Sendable {
+	/// Linux: the library writes the suite's file.
+	case file(SuiteFile)
+	/// Linux: the file cannot be determined (no `HOME`, an escaping name); changes stay in memory.
+	case unavailable(Defaults.PersistenceError)
+	/// Apple platforms: the system's preferences daemon persists every write.
+	case daemon
+	/// An in-memory suite: nothing to persist, by design.
+	case memoryOnly
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/**
+A suite's values, owned by the library (Linux).
+
+Four layers, read by precedence: launch arguments, the suite's stored values
+(its file as this process knows it, with this process's changes), the global
+domain, and the defaults this suite's keys registered. Each read is one lookup
+in `effective`, which holds the winning layer of every name and is updated by
+each change to any layer: a change costs a handful of lookups, whatever the
+size of the suite, and a read never rebuilds anything.
+
+Registered defaults belong to this suite only, unlike Foundation's on Linux,
+which every suite of the process shares.
+
+The lock guards every field and is held only inside this type's methods,
+never while calling out, except for `apply`'s `accepted` closure, which is
+the library's own bookkeeping (it records the pending change for the file).
+*/
+final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
+	// Spelled out rather than `Locked`: reads take it once, and every nanosecond of a read counts.
+	private let lock = NSLock()
+	private var stored: [String: Any]
+	private let arguments: [String: Any]
+	private var global: [String: Any]
+	private var registered: [String: Any] = [:]
+	private var effective: [String: SuiteEntry] = [:]
+	private var lastVersion: UInt64 = 0
+
+	init(stored: [String: PropertyListValue], arguments: [String: Any], global: [String: PropertyListValue]) {
+		self.stored = stored.mapValues(\.object)
+		self.arguments = arguments
+		self.global = global.mapValues(\.object)
+		for name in Set(self.stored.keys).union(arguments.keys).union(self.global.keys) {
+			refresh(name)
+		}
+	}
+
+	func entry(forKey name: String) -> SuiteEntry? {
+		lock.lock()
+		defer { lock.unlock() }
+		return effective[name]
+	}
+
+	func rememberDecoded(_ decoded: AnyObject, forKey name: String, version: UInt64) {
+		lock.lock()
+		defer { lock.unlock() }
+		if effective[name]?.version == version {
+			effective[name]?.decoded = decoded
+		}
+	}
+
+	func ownObject(forKey name: String) -> Any? {
+		lock.lock()
+		defer { lock.unlock() }
+		return arguments[name] ?? stored[name]
+	}
+
+	func ownValues() -> [String: PropertyListValue] {
+		lock.lock()
+		let own = stored.merging(arguments) { $1 }
+		lock.unlock()
+		return own.compactMapValues(PropertyListValue.init)
+	}
+
+	/// The values stored in the suite, without launch arguments: what its file must hold.
+	func storedValues() -> [String: PropertyListValue] {
+		lock.lock()
+		let stored = stored
+		lock.unlock()
+		return stored.compactMapValues(PropertyListValue.init)
+	}
+
+	func argument(forKey name: String) -> Any? {
+		arguments[name]
+	}
+
+	func storedNames() -> [String] {
+		lock.lock()
+		defer { lock.unlock() }
+		return Array(stored.keys)
+	}
+
+	func apply(_ object: Any?, to name: String, if accepted: (PropertyListValue?) -> Bool) -> AppliedChange? {
+		let value = object.flatMap(PropertyListValue.init)
+		// Kept as the file will give it back, so reads before and after a restart agree.
+		let normalized = value?.object
+		lock.lock()
+		defer { lock.unlock() }
+		guard accepted(value) else {
+			return nil
+		}
+
+		let old = effective[name]?.object
+		stored[name] = normalized
+		return AppliedChange(oldObject: old, newObject: refresh(name))
+	}
+
+	func register(_ object: Any, forKey name: String) {
+		lock.lock()
+		defer { lock.unlock() }
+		registered[name] = object
+		refresh(name)
+	}
+
+	func registeredObject(forKey name: String) -> Any? {
+		lock.lock()
+		defer { lock.unlock() }
+		return registered[name]
+	}
+
+	/**
+	Replaces the global domain's values; returns what a read of each name
+	whose result changed gave before and gives now.
+	*/
+	func replaceGlobal(with values: [String: PropertyListValue]) -> [String: AppliedChange] {
+		let objects = values.mapValues(\.object)
+		lock.lock()
+		defer { lock.unlock() }
+		let changed = SuiteFileContents.changedKeys(from: global.compactMapValues(PropertyListValue.init), to: values)
+		global = objects
+		var changes: [String: AppliedChange] = [:]
+		for name in changed {
+			let old = effective[name]
+			let new = refresh(name)
+			if old?.source == .global || effective[name]?.source == .global {
+				changes[name] = AppliedChange(oldObject: old?.object, newObject: new)
+			}
+		}
+
+		return changes
+	}
+
+	/// Recomputes what a read of `name` finds, as a new version; returns its object. Call with the lock held.
+	@discardableResult
+	private func refresh(_ name: String) -> Any? {
+		let winner: (object: Any, source: ValueSource)?
+		if !arguments.isEmpty, let argument = arguments[name] {
+			winner = (argument, .argument)
+		} else if let value = stored[name] {
+			winner = (value, .stored)
+		} else if !global.isEmpty, let value = global[name] {
+			winner = (value, .global)
+		} else if let value = registered[name] {
+			winner = (value, .registered)
+		} else {
+			winner = nil
+		}
+
+		guard let winner else {
+			effective[name] = nil
+			return nil
+		}
+
+		lastVersion += 1
+		effective[name] = SuiteEntry(object: winner.object, source: winner.source, version: lastVersion)
+		return winner.object
+	}
+}

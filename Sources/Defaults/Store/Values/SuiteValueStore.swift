@@ -1,0 +1,88 @@
+import Foundation
+
+/// Which layer of a suite a read found its value in, highest precedence first.
+enum ValueSource: UInt8, Sendable {
+	/// A launch argument (`-name value`): it overrides everything else.
+	case argument
+	/// The suite's own stored value.
+	case stored
+	/// The global domain (`.GlobalPreferences.plist`), shared by every suite.
+	case global
+	/// The default a key of this suite registered.
+	case registered
+}
+
+/**
+What a read of one key finds: the object, where it came from, and which
+version of the key it is.
+
+`version` changes with every change to the key, so a decoded value remembered
+with a version is valid exactly as long as the version is current (`0`: the
+store cannot tell versions apart, and remembered values are matched by
+comparing the object instead). `decoded` is the value a key last decoded from
+this version, kept by the store so a bridged value is decoded once per
+version.
+*/
+struct SuiteEntry {
+	let object: Any
+	let source: ValueSource
+	let version: UInt64
+	var decoded: AnyObject?
+}
+
+/**
+A change the store applied: what a read returned before and after it.
+*/
+struct AppliedChange {
+	let oldObject: Any?
+	let newObject: Any?
+}
+
+/**
+Where a suite's values live, behind one interface.
+
+On Linux the library owns them (``OwnedSuiteValues``): the file's contents,
+the launch arguments, the global domain and this suite's registered defaults,
+in memory, at dictionary speed. On Apple platforms, and for suites that keep
+their values in memory only (`InMemoryDefaults`), `UserDefaults` itself is the
+store (``FoundationSuiteValues``).
+
+Writers call ``apply(_:to:if:)``, whose `accepted` closure runs under the
+store's lock: what it records (the pending change for the file) is in step
+with the value, whatever other threads write meanwhile, and what it refuses
+(another process's change to a key this process is about to write) is never
+applied.
+*/
+protocol SuiteValueStore: AnyObject, Sendable {
+	/// What a read of `name` finds, by precedence: argument, stored, global, registered.
+	func entry(forKey name: String) -> SuiteEntry?
+
+	/// Remembers what a key decoded from `version` of `name`, if that version is still current.
+	func rememberDecoded(_ decoded: AnyObject, forKey name: String, version: UInt64)
+
+	/// The suite's own value for `name`: stored, or given as a launch argument; registered and global defaults left out.
+	func ownObject(forKey name: String) -> Any?
+
+	/// Every value of the suite's own (stored, overridden by launch arguments), read at once.
+	func ownValues() -> [String: PropertyListValue]
+
+	/// The launch argument given for `name`, if any.
+	func argument(forKey name: String) -> Any?
+
+	/// The names of every value stored in the suite (not arguments, global or registered ones).
+	func storedNames() -> [String]
+
+	/**
+	Stores `object` under `name` (`nil`: removes it) if `accepted`, which runs
+	under the store's lock with the value as a property list, returns `true`.
+	Returns what a read gave before and gives after (a launch argument or a
+	default may show through), or `nil` when the change was not accepted.
+	*/
+	func apply(_ object: Any?, to name: String, if accepted: (PropertyListValue?) -> Bool) -> AppliedChange?
+
+	/// Makes `object` this suite's registered default for `name`.
+	func register(_ object: Any, forKey name: String)
+
+	/// The registered default of `name` in this suite.
+	func registeredObject(forKey name: String) -> Any?
+}

@@ -1,0 +1,92 @@
+import DefaultsTestSupport
+import Foundation
+import Testing
+@testable import Defaults
+
+/// The three terms on which raw `UserDefaults` and the library share a suite in one process (README, "Durability on Linux").
+@Suite("Raw UserDefaults in the same process")
+struct RawUserDefaultsInteropTests {
+	@Test func aRawReadSeesTheLibrarysWriteOnceItIsFlushed() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<String>(suite.keyName(), default: "default", suite: suite.defaults)
+		#expect(suite.defaults.object(forKey: key.name) as? String == "default", "the registered default, for raw readers too")
+
+		Defaults[key] = "library"
+		try Defaults.flush(suite: suite.defaults)
+		#expect(suite.defaults.string(forKey: key.name) == "library")
+
+		Defaults[key] = "again"
+		try Defaults.flush(suite: suite.defaults)
+		#expect(suite.defaults.string(forKey: key.name) == "again", "Foundation reads the file again after each flush")
+	}
+
+	@Test func aRawReadSeesTheLibrarysWriteWithinTheCoalescingWindow() {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		Defaults[key] = 7
+		#expect(suite.wait(timeout: 5) { suite.defaults.integer(forKey: key.name) == 7 })
+	}
+
+	@Test func aSynchronizedRawWriteReachesReadsAndObserversThroughTheWatcher() {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		let values = Recorder<Int>()
+		let observation = Defaults.observe(key, options: []) { values.append($0.newValue) }
+		defer { observation.invalidate() }
+
+		suite.defaults.set(1, forKey: key.name)
+		#expect(Defaults[key] == 0, "not synchronized: Foundation keeps it to itself")
+		suite.defaults.synchronize()
+		#expect(suite.wait(timeout: 5) { Defaults[key] == 1 }, "seen like another process's write")
+		#expect(suite.wait(timeout: 5) { values.values == [1] })
+	}
+
+	@Test func aSynchronizedRawWriteIsSeenAtOnceAfterAFlush() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<String?>(suite.keyName(), suite: suite.defaults)
+		suite.defaults.set("raw", forKey: key.name)
+		suite.defaults.synchronize()
+		try Defaults.flush(suite: suite.defaults)
+		#expect(Defaults[key] == "raw")
+	}
+
+	@Test func foundationsStaleCopyNeverRevertsANewerLibraryWrite() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		let other = Defaults.Key<Int>(suite.keyName("other"), default: 0, suite: suite.defaults)
+
+		// A raw write left unsynchronized, then a newer write of the same key through the library.
+		suite.defaults.set(1, forKey: key.name)
+		suite.defaults.set(5, forKey: other.name)
+		Defaults[key] = 2
+		let reported = try diagnostics {
+			try Defaults.flush(suite: suite.defaults)
+		}
+
+		#expect(Defaults[key] == 2)
+		#expect(suite.fileContents()?[key.name] as? Int == 2, "the library's newer value is what the file holds")
+		#expect(suite.defaults.integer(forKey: key.name) == 2, "and what raw reads see")
+		#expect(reported.map(\.kind) == [.restoredNewerValue])
+		#expect(reported.first?.key == key.name)
+		#expect(Defaults[other] == 5, "a raw write to another key is kept and seen")
+
+		// Later synchronizations by the program find nothing stale to write back.
+		suite.defaults.synchronize()
+		try Defaults.flush(suite: suite.defaults)
+		#expect(Defaults[key] == 2)
+		#expect(suite.fileContents()?[key.name] as? Int == 2)
+	}
+
+	@Test func aRawSynchronizeAfterTheLibrarysFlushKeepsTheLibrarysValue() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		_ = suite.defaults.integer(forKey: key.name)  // Foundation loads its copy
+		Defaults[key] = 3
+		try Defaults.flush(suite: suite.defaults)
+		suite.defaults.set(9, forKey: suite.keyName("unrelated"))
+		suite.defaults.synchronize()
+		try Defaults.flush(suite: suite.defaults)
+		#expect(Defaults[key] == 3)
+		#expect(suite.fileContents()?[key.name] as? Int == 3)
+	}
+}
