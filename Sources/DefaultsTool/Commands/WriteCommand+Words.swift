@@ -47,6 +47,10 @@ extension WriteCommand {
 				case _ where word.hasPrefix("--path="):
 					self.path = String(word.dropFirst("--path=".count))
 				default:
+					if let option = MacOSOnlyOption(rawValue: word) {
+						throw ToolError.notSupportedOnLinux(option)
+					}
+
 					throw ToolError.optionLike(at: words.startIndex - 1, of: all, command: "write")
 				}
 			}
