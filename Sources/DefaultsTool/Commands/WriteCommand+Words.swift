@@ -7,8 +7,9 @@ extension WriteCommand {
 
 	Before the domain and key, a word that starts with `-` is an option
 	(`-h`/`--help`, `-g`/`-globalDomain`, `--path <file>`) or `--`, after which
-	the domain and key are taken as they are; any other such word is refused,
-	so a mistyped option never becomes a domain file. The words after the key
+	the domain and key are taken as they are; macOS's `-currentHost`, `-host`
+	and `-app` are refused as not supported on Linux, and any other such word
+	is refused too, so a mistyped option never becomes a domain file. The words after the key
 	go to ``ValueParser``.
 	*/
 	struct Words {
