@@ -25,7 +25,7 @@ public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
 		in context: some MacroExpansionContext
 	) throws -> [AccessorDeclSyntax] {
 		guard let property = validate(node, declaration, in: context, reporting: true) else {
-			return []
+			return placeholderAccessors(for: declaration, in: context)
 		}
 
 		let connect: DeclSyntax = """
@@ -66,6 +66,41 @@ public struct ObservableDefaultMacro: AccessorMacro, PeerMacro {
 		return [
 			"private let \(property.linkName) = DefaultsMacros._ObservableDefaultLink()",
 		]
+	}
+
+	/**
+	Accessors for a property the macro refused, so that the compiler does not
+	add "did not produce a non-observing accessor" to the one error reported.
+
+	Only where accessors are valid Swift: a single `var` with a type, no
+	accessors of its own and `@ObservationIgnored` (else `@Observable` adds
+	its own). An initial value is accepted beside an `init` accessor. The
+	bodies never run: the reported error stops the build.
+	*/
+	private static func placeholderAccessors(
+		for declaration: some DeclSyntaxProtocol,
+		in context: some MacroExpansionContext
+	) -> [AccessorDeclSyntax] {
+		guard
+			let variable = declaration.as(VariableDeclSyntax.self),
+			// @Observable's storage stays stored: its `init` accessor initializes it.
+			!isObservationStorage(of: variable, in: context),
+			variable.bindingSpecifier.tokenKind == .keyword(.var),
+			has("ObservationIgnored", variable),
+			variable.bindings.count == 1,
+			let binding = variable.bindings.first,
+			binding.pattern.is(IdentifierPatternSyntax.self),
+			binding.typeAnnotation != nil,
+			binding.accessorBlock == nil
+		else {
+			return []
+		}
+
+		let accessors: [AccessorDeclSyntax] = [
+			#"get { fatalError("@ObservableDefault: see the error reported on this property") }"#,
+			"set {}",
+		]
+		return binding.initializer == nil ? accessors : ["init(initialValue) {}"] + accessors
 	}
 
 	/// Checks the attribute and the property; reports each misuse to `context` when `reporting`.

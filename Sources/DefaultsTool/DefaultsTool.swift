@@ -20,8 +20,10 @@ struct DefaultsTool: ParsableCommand {
 			Domains are the property-list files in $XDG_CONFIG_HOME (or ~/.config), named \
 			<domain>.plist; -g (or -globalDomain, or the domain NSGlobalDomain) is the global \
 			domain, .GlobalPreferences.plist there, whose keys every program's standard suite \
-			sees; --path works on any property-list file instead of a domain. A domain or key \
-			that starts with '-' goes after '--'. Every command takes -h/--help.
+			sees; a file's path (starting with / or ~/, '.plist' added when left out) or --path \
+			works on any property-list file instead of a domain. A domain or key that starts \
+			with '-' goes after '--'. -currentHost, -host and -app are refused: Linux keeps no \
+			per-host preferences and has no application bundles. Every command takes -h/--help.
 			Values print as old-style property lists, as macOS prints them; booleans print as 1 \
 			and 0, and a whole float keeps its '.0' (1.0) so it is not mistaken for an integer \
 			(read-type tells the type exactly).
@@ -53,7 +55,9 @@ struct DefaultsTool: ParsableCommand {
 	/// Runs the command; a failure is one line on standard error (`defaults: <reason>`) and status 64 (usage) or 1.
 	static func main() {
 		do {
-			try refuseOptionLikeOperands(Array(CommandLine.arguments.dropFirst()))
+			let words = Array(CommandLine.arguments.dropFirst())
+			try refuseUnknownCommand(words)
+			try refuseOptionLikeOperands(words)
 			var command = try parseAsRoot()
 			try command.run()
 		} catch {
@@ -63,7 +67,32 @@ struct DefaultsTool: ParsableCommand {
 			}
 
 			Output.reportFailure(failureMessage(for: error))
+			if case ToolError.unknownCommand = error {
+				Output.note(UsageSummary.text)
+			}
+
 			Foundation.exit(failureStatus(for: error, parserStatus: status))
+		}
+	}
+
+	/**
+	The first word must be a command. A mistyped one (`defaults raed`) would be
+	"2 unexpected arguments" to the argument parser; it is named, with the
+	closest command, and the usage follows, as macOS's tool prints it. macOS's
+	host options, which go before the command there, are refused with the reason.
+	*/
+	private static func refuseUnknownCommand(_ words: [String]) throws {
+		guard let first = words.first else {
+			return
+		}
+
+		// `defaults -currentHost read …`, as macOS takes it.
+		if let option = MacOSOnlyOption(rawValue: first) {
+			throw ToolError.notSupportedOnLinux(option)
+		}
+
+		if let error = UsageSummary.unknownCommand(first) {
+			throw error
 		}
 	}
 
@@ -81,6 +110,10 @@ struct DefaultsTool: ParsableCommand {
 		let operands = Array(words.dropFirst())
 		for (index, word) in operands.enumerated().prefix(while: { $0.element != "--" })
 		where word.count > 2 && word.hasPrefix("-") && !word.hasPrefix("--") && word != "-globalDomain" {
+			if let option = MacOSOnlyOption(rawValue: word) {
+				throw ToolError.notSupportedOnLinux(option)
+			}
+
 			throw ToolError.optionLike(at: index, of: operands, command: command)
 		}
 	}

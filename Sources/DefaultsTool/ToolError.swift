@@ -3,6 +3,9 @@ import Foundation
 
 /// Why a command failed, phrased as one line that says what to do instead.
 enum ToolError: Error, CustomStringConvertible {
+	/// A first word that is no command; the usage summary is printed after it.
+	case unknownCommand(String, suggestion: String?)
+	case notSupportedOnLinux(MacOSOnlyOption)
 	case missingOperand(String, usage: String)
 	case unexpectedOperand(String, usage: String)
 	/// A word in a domain or key position that starts with `-` and is not an option of the command.
@@ -37,7 +40,7 @@ enum ToolError: Error, CustomStringConvertible {
 	/// A mistake in the command line (exit status 64, `EX_USAGE`), rather than a failure of the command (status 1).
 	var isUsageError: Bool {
 		switch self {
-		case .missingOperand, .unexpectedOperand, .optionLikeOperand, .conflictingTargets, .unknownTypeFlag, .invalidDomainName,
+		case .unknownCommand, .notSupportedOnLinux, .missingOperand, .unexpectedOperand, .optionLikeOperand, .conflictingTargets, .unknownTypeFlag, .invalidDomainName,
 			.invalidValue, .missingValue, .unparsableValue, .notADomainLiteral:
 			true
 		case .noSuchDomain, .noSuchFile, .noSuchFolder, .noSuchKey, .notAContainer, .unreadableInput, .cannotWrite, .unreadableDomain,
@@ -48,6 +51,10 @@ enum ToolError: Error, CustomStringConvertible {
 
 	var description: String {
 		switch self {
+		case .unknownCommand(let word, let suggestion):
+			"unknown command '\(word)'" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+		case .notSupportedOnLinux(let option):
+			"not supported on Linux: \(option.reason)"
 		case .missingOperand(let name, let usage):
 			"missing \(name); usage: \(usage)"
 		case .unexpectedOperand(let operand, let usage):
@@ -59,7 +66,7 @@ enum ToolError: Error, CustomStringConvertible {
 		case .unknownTypeFlag(let word):
 			"unknown type '\(word)'; use one of \(ValueParser.flagSummary) (text that starts with '-' is written with -string)"
 		case .invalidDomainName(let name):
-			"domain name '\(name)' would leave the preferences folder: use a name without '/' that is not empty, '.' or '..' (or --path for a file elsewhere)"
+			"domain name '\(name)' would leave the preferences folder: use a name without '/' that is not empty, '.' or '..', or a file's path that starts with '/' or '~/'"
 		case .noSuchDomain(let name):
 			"domain '\(name)' does not exist (see 'defaults domains')"
 		case .noSuchFile(let path):

@@ -122,9 +122,19 @@ struct ObservableDefaultExpansionTests {
 			@ObservationIgnored
 			var hasUnicorn: Bool = true
 			""",
+			// The test support drops the initial value once accessors are added; the compiler keeps it
+			// beside the `init` accessor (ObservableDefaultCompilerErrorTests compiles this case).
 			expandsTo: """
 			@ObservationIgnored
-			var hasUnicorn: Bool = true
+			var hasUnicorn: Bool {
+				init(initialValue) {
+				}
+				get {
+					fatalError("@ObservableDefault: see the error reported on this property")
+				}
+				set {
+				}
+			}
 			""",
 			diagnostics: [
 				DiagnosticSpec(
@@ -162,7 +172,13 @@ struct ObservableDefaultExpansionTests {
 			""",
 			expandsTo: """
 			@ObservationIgnored
-			var hasUnicorn: Bool
+			var hasUnicorn: Bool {
+				get {
+					fatalError("@ObservableDefault: see the error reported on this property")
+				}
+				set {
+				}
+			}
 			""",
 			diagnostics: [
 				DiagnosticSpec(message: "@ObservableDefault needs the key to store the property in: write '@ObservableDefault(.yourKey)'", line: 1, column: 1),

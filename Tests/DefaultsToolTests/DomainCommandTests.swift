@@ -63,7 +63,7 @@ struct DomainCommandTests {
 		#expect(found["com.example.second"]?.keys.sorted() == ["penguins", "tags"])
 
 		let text = try sandbox.succeed("find", "penguin")
-		#expect(text.contains("Found 1 key in domain 'com.example.first': {\n    greeting = \"Hello Penguin\";\n}"))
+		#expect(text.contains("Found 1 keys in domain 'com.example.first': {\n    greeting = \"Hello Penguin\";\n}"))
 		#expect(text.contains("Found 2 keys in domain 'com.example.second'"))
 		#expect(try sandbox.succeed("find", "walrus") == "No domain, key, nor value containing 'walrus'\n")
 	}

@@ -98,7 +98,7 @@ struct ErrorTests {
 		#expect(try sandbox.fail("write") == "defaults: missing domain; usage: defaults write <domain> <key> [-<type>] <value>...")
 		#expect(try sandbox.fail("read-type", sandbox.domain) == "defaults: missing key; usage: defaults read-type <domain> <key>")
 		#expect(try sandbox.fail("read", sandbox.domain, "key", "extra").contains("unexpected argument 'extra'"))
-		#expect(try sandbox.fail("frobnicate").contains("frobnicate"))
+		#expect(try sandbox.run("frobnicate").errorOutput.hasPrefix("defaults: unknown command 'frobnicate'\n"))
 		#expect(try sandbox.fail("read", "--jsn").contains("--jsn"))
 		#expect(try sandbox.fail("export", sandbox.domain, "-", "--format", "yaml").contains("yaml"))
 	}

@@ -86,7 +86,7 @@ struct OptionWordTests {
 		(["write"], 64),
 		(["write", "d", "k", "-int", "x"], 64),
 		(["write", "d", "k", "-dict", "lonely"], 64),
-		(["frobnicate"], 64),
+		(["-currentHost", "read", "d"], 64),
 		(["find"], 64),
 		(["read", "d", "k", "extra"], 64),
 		(["read", "../d"], 64),

@@ -17,7 +17,7 @@ extension Defaults.Keys {
 }
 ```
 */
-public protocol _DefaultsSerializable {
+public protocol _DefaultsSerializable<Bridge> {
 	/// The type the bridge produces when reading. Normally `Self`.
 	typealias Value = Bridge.Value
 
@@ -84,7 +84,7 @@ struct UserBridge: Defaults.Bridge {
 }
 ```
 */
-public protocol _DefaultsBridge {
+public protocol _DefaultsBridge<Value, Serializable> {
 	/// The type you work with.
 	associatedtype Value
 
@@ -146,7 +146,10 @@ struct Bag<Element: Defaults.Serializable>: Collection, Defaults.CollectionSeria
 }
 ```
 */
-public protocol _DefaultsCollectionSerializable: Collection, Defaults.Serializable {
+public protocol _DefaultsCollectionSerializable<Element>: Collection, Defaults.Serializable {
+	/// Named here to be the primary associated type: `some Defaults.CollectionSerializable<Int>`.
+	associatedtype Element
+
 	/// Creates the collection from the elements read back from storage.
 	init(_ elements: [Element])
 }
@@ -160,7 +163,10 @@ extension SetBag: Defaults.SetAlgebraSerializable {
 }
 ```
 */
-public protocol _DefaultsSetAlgebraSerializable: SetAlgebra, Defaults.Serializable {
+public protocol _DefaultsSetAlgebraSerializable<Element>: SetAlgebra, Defaults.Serializable {
+	/// Named here to be the primary associated type: `some Defaults.SetAlgebraSerializable<String>`.
+	associatedtype Element
+
 	/// The elements to store, in any order.
 	func toArray() -> [Element]
 }
@@ -176,7 +182,7 @@ extension Defaults.Keys {
 }
 ```
 */
-public protocol _DefaultsRange {
+public protocol _DefaultsRange<Bound> {
 	/// The bound type, stored through its own bridge.
 	associatedtype Bound: Comparable, Defaults.Serializable
 
@@ -197,6 +203,8 @@ extension Defaults {
 	Declare it on a `Codable` type, a `RawRepresentable` enum or an
 	`NSObject & NSSecureCoding` class and the right bridge is chosen for you;
 	for any other type, give it a `static let bridge` (a ``Defaults/Bridge``).
+	Its primary associated type is the bridge, so `some Defaults.Serializable<CelsiusBridge>`
+	names a type stored through that bridge.
 
 	```swift
 	struct Point: Codable, Defaults.Serializable {
@@ -218,6 +226,8 @@ extension Defaults {
 	to the key's default, each with a diagnostic). A bridge must round-trip every
 	value, produce a property-list type (or another `Defaults.Serializable`), and
 	be pure. Check yours with ``Defaults/bridgeViolations(of:roundTripping:)``.
+	Its primary associated types are `Value` and `Serializable`, in that order:
+	`some Defaults.Bridge<Celsius, Double>`.
 
 	```swift
 	struct Celsius { var degrees: Double }
@@ -277,6 +287,7 @@ extension Defaults {
 	A custom collection stored as a property-list array of its elements.
 
 	Adopt it with `init(_ elements: [Element])`; reading builds the collection from the stored elements.
+	Its primary associated type is `Element` (`some Defaults.CollectionSerializable<String>`).
 
 	```swift
 	struct Playlist: Defaults.CollectionSerializable {
@@ -296,6 +307,7 @@ extension Defaults {
 	A custom set stored as a property-list array of its elements.
 
 	Adopt it with `toArray()`, which gives the elements to store in any order.
+	Its primary associated type is `Element` (`some Defaults.SetAlgebraSerializable<String>`).
 
 	```swift
 	extension Tags: Defaults.SetAlgebraSerializable {
@@ -308,7 +320,8 @@ extension Defaults {
 	/**
 	A range-like type, stored as the two-element array `[lowerBound, upperBound]`.
 
-	`Range` and `ClosedRange` conform already.
+	`Range` and `ClosedRange` conform already. Its primary associated type is
+	`Bound` (`some Defaults.Range<Int>`).
 
 	```swift
 	extension Defaults.Keys {

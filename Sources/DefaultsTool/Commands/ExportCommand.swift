@@ -45,7 +45,7 @@ struct ExportCommand: ParsableCommand {
 		if destination == "-" {
 			Output.write(data)
 		} else {
-			try OutputFile.write(data, to: (destination as NSString).expandingTildeInPath)
+			try OutputFile.write(data, to: TypedPath.expanded(destination))
 		}
 	}
 }

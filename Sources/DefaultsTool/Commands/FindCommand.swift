@@ -4,7 +4,13 @@ import Defaults
 struct FindCommand: ParsableCommand {
 	static let configuration = CommandConfiguration(
 		commandName: "find",
-		abstract: "Search every domain for a word in its name, its keys or its string values (ignoring case)."
+		abstract: "Search every domain for a word in its name, its keys or its string values (ignoring case).",
+		usage: "defaults find <word>",
+		discussion: """
+			Each domain with a match prints as macOS prints it, "Found <n> keys in domain \
+			'<domain>': " and the matching entries (the global domain is 'Apple Global Domain', \
+			as there); --json prints them as one object keyed by domain.
+			"""
 	)
 
 	@OptionGroup var output: OutputOptions
@@ -28,8 +34,9 @@ struct FindCommand: ParsableCommand {
 			Output.print("No domain, key, nor value containing '\(word)'")
 		} else {
 			for (domain, entries) in found.sorted(by: { $0.key < $1.key }) {
-				let noun = entries.count == 1 ? "key" : "keys"
-				Output.print("Found \(entries.count) \(noun) in domain '\(domain)': \(TextFormat.render(.dictionary(entries), style: .nested))")
+				// "keys" even for one, as macOS prints it: scripts match this line.
+				let name = domain == GlobalDomain.name ? GlobalDomain.displayName : domain
+				Output.print("Found \(entries.count) keys in domain '\(name)': \(TextFormat.render(.dictionary(entries), style: .nested))")
 			}
 		}
 

@@ -34,7 +34,7 @@ struct ImportCommand: ParsableCommand {
 		}
 
 		// Read through a file handle, so pipes and devices (/dev/stdin, FIFOs, <(command)) work too.
-		let path = (source as NSString).expandingTildeInPath
+		let path = TypedPath.expanded(source)
 		guard let handle = FileHandle(forReadingAtPath: path) else {
 			throw ToolError.unreadableInput(source: path, reason: "no such file, or not readable")
 		}

@@ -7,8 +7,9 @@ extension WriteCommand {
 
 	Before the domain and key, a word that starts with `-` is an option
 	(`-h`/`--help`, `-g`/`-globalDomain`, `--path <file>`) or `--`, after which
-	the domain and key are taken as they are; any other such word is refused,
-	so a mistyped option never becomes a domain file. The words after the key
+	the domain and key are taken as they are; macOS's `-currentHost`, `-host`
+	and `-app` are refused as not supported on Linux, and any other such word
+	is refused too, so a mistyped option never becomes a domain file. The words after the key
 	go to ``ValueParser``.
 	*/
 	struct Words {
@@ -47,6 +48,10 @@ extension WriteCommand {
 				case _ where word.hasPrefix("--path="):
 					self.path = String(word.dropFirst("--path=".count))
 				default:
+					if let option = MacOSOnlyOption(rawValue: word) {
+						throw ToolError.notSupportedOnLinux(option)
+					}
+
 					throw ToolError.optionLike(at: words.startIndex - 1, of: all, command: "write")
 				}
 			}

@@ -29,10 +29,7 @@ struct TargetOptions: ParsableArguments {
 				throw ToolError.conflictingTargets(usage: usage)
 			}
 
-			// Through symbolic links: a link to a preferences file stays a link, and its target is edited.
-			let url = URL(fileURLWithPath: OutputFile.followingLinks((path as NSString).expandingTildeInPath))
-			let pathUsage = usage.replacingOccurrences(of: "<domain>", with: "--path <file>")
-			return Operands(file: PreferencesFile(url: url), target: .path(url.path), remaining: remaining, usage: pathUsage)
+			return file(at: path, remaining: remaining, usage: usage.replacingOccurrences(of: "<domain>", with: "--path <file>"))
 		}
 
 		if globalDomain {
@@ -43,12 +40,38 @@ struct TargetOptions: ParsableArguments {
 			throw ToolError.missingOperand("domain", usage: usage)
 		}
 
-		if domain == GlobalDomain.name {
+		if GlobalDomain.names.contains(domain) {
 			return Operands(file: try persisting { try GlobalDomain.file() }, target: .global, remaining: remaining, usage: usage)
+		}
+
+		if let path = filePath(namedBy: domain) {
+			return file(at: path, remaining: remaining, usage: usage)
 		}
 
 		let file = try persisting { try PreferencesFile(domain: domain) }
 		return Operands(file: file, target: .domain(domain), remaining: remaining, usage: usage)
+	}
+}
+
+extension TargetOptions {
+	/**
+	The file a domain operand names, as macOS's `defaults` takes one
+	(`defaults read ~/x.plist key`): a domain that starts with `/`, or with `~`
+	and holds a `/`. `.plist` is added when left out, as macOS does; any other
+	domain with a `/` is refused, so no name leaves the preferences folder by accident.
+	*/
+	static func filePath(namedBy domain: String) -> String? {
+		guard domain.hasPrefix("/") || (domain.hasPrefix("~") && domain.contains("/")) else {
+			return nil
+		}
+
+		return domain.hasSuffix(".plist") ? domain : domain + ".plist"
+	}
+
+	private static func file(at path: String, remaining: ArraySlice<String>, usage: String) -> Operands {
+		// Through symbolic links: a link to a preferences file stays a link, and its target is edited.
+		let url = URL(fileURLWithPath: OutputFile.followingLinks(TypedPath.expanded(path)))
+		return Operands(file: PreferencesFile(url: url), target: .path(url.path), remaining: remaining, usage: usage)
 	}
 }
 
