@@ -201,20 +201,17 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 		let start = ContinuousClock.now
 		// Another flush of this process waits for busy live holders up to five times the timeout.
 		let lockDeadline = deadline ?? start + PersistenceSettings.lockTimeout * 5
-		guard fileLock.lock(before: Date() + max(.zero, lockDeadline - start).timeInterval) else {
-			// Another thread's flush of this suite is still waiting for another process's lock.
-			throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
+		// A termination signal's flush needs these locks: this thread must not be parked by it while holding them.
+		let outcome = try TerminationSignalFlush.withSignalsDeferred { () throws(Defaults.PersistenceError) -> Outcome in
+			guard fileLock.lock(before: Date() + max(.zero, lockDeadline - start).timeInterval) else {
+				// Another thread's flush of this suite is still waiting for another process's lock.
+				throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
+			}
+
+			defer { fileLock.unlock() }
+			return try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout)
 		}
 
-		let outcome: Outcome
-		do {
-			outcome = try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout)
-		} catch {
-			fileLock.unlock()
-			throw error
-		}
-
-		fileLock.unlock()
 		state.withLock { $0.retryDelay = nil }
 		deliver(outcome)
 	}
