@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-// Commands of the signal tests. What the application would see if
+// Commands of the signal and fork tests. What the application would see if
 // the library let a signal through is printed, so the parent can tell.
 //
 //   write-block SUITE KEY INT CALL        writes KEY (default write mode), prints "written", then blocks 10 s in CALL
@@ -13,6 +13,8 @@ import Glibc
 //                                         its signal at once; a thread whose sleep returns prints "woke", the main thread "alive"
 //   write-exit-later SUITE KEY INT MS     writes KEY, prints "written", sleeps; another thread calls exit(0) after MS
 //   write-flush-loop SUITE PREFIX         for 10 s: writes PREFIX<i> = i, prints "set i" (the setter returned), flushes
+//   fork-pending SUITE KEY OWN_KEY        writes KEY = 1 (still pending), forks; the child writes OWN_KEY = 3 and exits once
+//                                         the parent wrote KEY = 2 and flushed; prints "child exited STATUS"
 
 func runProcessCommand(_ arguments: [String]) {
 	switch arguments[0] {
@@ -70,6 +72,9 @@ func runProcessCommand(_ arguments: [String]) {
 			index += 1
 		}
 
+	case "fork-pending":
+		forkWithPendingChanges(suite: arguments[1], key: arguments[2], ownKey: arguments[3])
+
 	default:
 		FileHandle.standardError.write(Data("unknown command \(arguments[0])\n".utf8))
 		exit(2)
@@ -98,8 +103,47 @@ private func block(in call: String, seconds: Int32) {
 }
 
 // Not in the Glibc module.
+@_silgen_name("fork")
+private func fork() -> pid_t
+
 @_silgen_name("epoll_create1")
 private func epoll_create1(_ flags: Int32) -> Int32
 
 @_silgen_name("epoll_wait")
 private func epoll_wait(_ descriptor: Int32, _ events: UnsafeMutableRawPointer, _ maximum: Int32, _ milliseconds: Int32) -> Int32
+
+private func forkWithPendingChanges(suite name: String, key keyName: String, ownKey: String) {
+	// A window long enough that the first write is still pending when the process forks.
+	Defaults.writeMode = .coalesced(milliseconds: 60_000)
+	let defaults = suite(name)
+	let key = Defaults.Key<Int>(keyName, default: 0, suite: defaults)
+	defaults[key] = 1
+	var ends: [Int32] = [-1, -1]
+	guard pipe(&ends) == 0 else {
+		exit(2)
+	}
+
+	let child = fork()
+	if child == 0 {
+		close(ends[1])
+		defaults[Defaults.Key<Int>(ownKey, default: 0, suite: defaults)] = 3
+		var byte: UInt8 = 0
+		_ = read(ends[0], &byte, 1)
+		// The exit flush writes what this process changed, and nothing it inherited.
+		exit(0)
+	}
+
+	close(ends[0])
+	defaults[key] = 2
+	do {
+		try Defaults.flush(suite: defaults)
+	} catch {
+		say("error \(error)")
+		exit(1)
+	}
+
+	close(ends[1])
+	var status: Int32 = 0
+	while waitpid(child, &status, 0) < 0, errno == EINTR {}
+	say("child exited \(status)")
+}

@@ -19,7 +19,7 @@ import Synchronization
 //   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
 //   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
-//   write-block, write-signal-threads, write-exit-later, write-flush-loop  see ProcessCommands.swift
+//   write-block, write-signal-threads, write-exit-later, write-flush-loop, fork-pending  see ProcessCommands.swift
 //   delete-file SUITE                  deletes the suite's file, as `rm` does
 //   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
 //                                      garbage and prints "garbage TEXT"; then writes a key and flushes (which sets the garbage aside)
@@ -117,7 +117,7 @@ switch command {
 case "fuzz-archives", "fuzz-values", "crafted-archives", "archive-unnameable":
 	runFuzzCommand(arguments)
 
-case "write-block", "write-signal-threads", "write-exit-later", "write-flush-loop":
+case "write-block", "write-signal-threads", "write-exit-later", "write-flush-loop", "fork-pending":
 	runProcessCommand(arguments)
 
 case "read-arguments":

@@ -42,7 +42,8 @@ final class SuiteFile: SuitePersistence, ExternalChangeListener, @unchecked Send
 	}
 
 	private struct State {
-		var pending: [String: Pending] = [:]
+		/// A forked child starts with none: its parent's pending changes are the parent's to write.
+		@ForkLocal var pending: [String: Pending] = [:]
 		var generation: UInt64 = 0
 		var lastKnown: [String: PropertyListValue] = [:]
 		/// The version of the file `lastKnown` was read from or written as.
