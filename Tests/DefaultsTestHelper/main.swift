@@ -19,6 +19,7 @@ import Synchronization
 //   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
 //   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
+//   write-block, write-signal-threads, write-exit-later, write-flush-loop, fork-pending  see ProcessCommands.swift
 //   delete-file SUITE                  deletes the suite's file, as `rm` does
 //   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
 //                                      garbage and prints "garbage TEXT"; then writes a key and flushes (which sets the garbage aside)
@@ -26,7 +27,6 @@ import Synchronization
 //                                      millisecond timestamp as unreadable files are, prints "garbage TEXT"; no fsync, so rounds are fast
 //   write-from FOLDER SUITE KEY INT    in working directory FOLDER: writes KEY, flushes; prints "flushed" or "error REASON"
 //   write-signal SUITE KEY INT SIGNAL DELAY_MS  writes KEY (default write mode), prints "written", sends itself SIGNAL (TERM, INT, HUP) after DELAY_MS, prints "alive" if still running 10 s later
-//   write-wait SUITE KEY INT           writes KEY (default write mode), prints "written", then waits 10 s for the parent's signal
 //   own-handler SUITE KEY INT WHEN     installs a SIGTERM handler BEFORE or AFTER writing KEY, prints "ready"; on SIGTERM prints "handled" and exits 3
 //   ignore-term SUITE KEY INT          ignores SIGTERM, writes KEY, sends itself SIGTERM; prints "survived" and exits
 //   hold-lock SUITE                    takes the suite's inter-process lock, prints "locked", holds it until killed
@@ -116,6 +116,9 @@ guard let command = arguments.first else {
 switch command {
 case "fuzz-archives", "fuzz-values", "crafted-archives", "archive-unnameable":
 	runFuzzCommand(arguments)
+
+case "write-block", "write-signal-threads", "write-exit-later", "write-flush-loop", "fork-pending":
+	runProcessCommand(arguments)
 
 case "read-arguments":
 	for fixture in LaunchArgumentFixture.all + HandTypedArgument.all.map(\.fixture) {
@@ -318,16 +321,6 @@ case "write-signal":
 	kill(getpid(), signal)
 	say("signalled")
 	sleep(10)
-	say("alive")
-
-case "write-wait":
-	let defaults = suite(arguments[1])
-	defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
-	say("written")
-	// Not one sleep(10): the library's handler interrupts it, and returning from main would exit normally before the signal is raised again.
-	for _ in 0..<10_000 {
-		usleep(1000)
-	}
 	say("alive")
 
 case "own-handler":

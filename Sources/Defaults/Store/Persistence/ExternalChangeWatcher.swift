@@ -120,7 +120,10 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 				readEvents(from: descriptor)
 			}
 			thread.name = "Defaults.ExternalChangeWatcher"
-			thread.start()
+			// It holds suites' locks while it reads their files: a termination signal must park another thread.
+			TerminationSignalFlush.withSignalsDeferred {
+				thread.start()
+			}
 		}
 		#endif
 	}

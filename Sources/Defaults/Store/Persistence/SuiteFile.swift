@@ -30,7 +30,8 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 	}
 
 	private struct State {
-		var pending: [String: Pending] = [:]
+		/// A forked child starts with none: its parent's pending changes are the parent's to write.
+		@ForkLocal var pending: [String: Pending] = [:]
 		var generation: UInt64 = 0
 		var lastKnown: [String: PropertyListValue] = [:]
 		/// The version of the file `lastKnown` was read from or written as.
@@ -217,21 +218,19 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		let start = ContinuousClock.now
 		// Another flush of this process waits for busy live holders up to five times the timeout.
 		let lockDeadline = deadline ?? start + PersistenceSettings.lockTimeout * 5
-		guard fileLock.lock(before: Date() + max(.zero, lockDeadline - start).timeInterval) else {
-			// Another thread's flush of this suite is still waiting for another process's lock.
-			throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
+		// A termination signal's flush needs these locks: this thread must not be parked by it while holding them.
+		let outcome = try TerminationSignalFlush.withSignalsDeferred { () throws(Defaults.PersistenceError) -> Outcome in
+			guard fileLock.lock(before: Date() + max(.zero, lockDeadline - start).timeInterval) else {
+				// Another thread's flush of this suite is still waiting for another process's lock.
+				throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
+			}
+
+			defer { fileLock.unlock() }
+			var outcome = try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout)
+			applyToValues(&outcome)
+			return outcome
 		}
 
-		var outcome: Outcome
-		do {
-			outcome = try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout)
-		} catch {
-			fileLock.unlock()
-			throw error
-		}
-
-		applyToValues(&outcome)
-		fileLock.unlock()
 		state.withLock { $0.retryDelay = nil }
 		deliver(outcome)
 	}

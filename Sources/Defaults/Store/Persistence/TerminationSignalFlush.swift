@@ -6,27 +6,42 @@ import Glibc
 
 /**
 Flushes pending changes when SIGTERM, SIGINT or SIGHUP is about to end the
-process, without taking those signals from the application.
+process, without the application ever seeing those signals.
 
 With their default disposition these signals end a process without running
 `atexit` handlers, so a write still inside the coalescing window would be lost
 (`systemctl stop`, `docker stop`, Ctrl-C, a closed terminal). When the library
 first persists a suite, each of the three whose disposition is still the
-default gets a handler that only writes the signal's number to a pipe (the one
-thing a handler may safely do). A dedicated thread reads it, flushes every
-suite (within ``PersistenceSettings/exitFlushLimit``), restores the default
-disposition and raises the signal again: the process still ends killed by that
-signal, as its parent expects.
+default gets a handler that writes the signal's number to a pipe (the one
+thing it may safely do to ask for work) and then keeps the thread it
+interrupted parked, so that no interrupted call (`sleep`, `poll`, `select`,
+`epoll_wait`) returns and no code of the application runs on from where the
+signal arrived. A dedicated thread, which never takes these signals itself,
+reads the pipe, flushes every suite (within ``PersistenceSettings/exitFlushLimit``),
+restores the default disposition and raises the signal again: the process ends
+killed by that signal, as its parent expects.
+
+Every wait is bounded: a thread parked in the handler ends the process itself
+once ``parkingLimit`` has passed, flushed or not, so a flush that cannot
+finish never keeps the process alive. The library's own threads, and its
+flushes while they hold a suite's locks, hold these signals off
+(``withSignalsDeferred(_:)``): the parked thread is never one that holds a
+lock the flush needs. Signals that reach several threads, or arrive while the
+flush runs, join the same flush; the process dies by the first. The
+application's other threads run on during the flush, as they would during any
+handler; one that calls `exit()` meanwhile waits for the flush at the suite's lock.
 
 The application keeps control: a signal it handles or ignores when the library
 looks is left alone (its shutdown ends in `exit()`, which flushes), and a
 handler it installs later replaces the library's, which then never runs. A
-second signal while the flush runs ends the process at once, and a forked child
-(which has no flushing thread) dies as if the library were not there.
+forked child (which has no flushing thread) dies as if the library were not there.
 */
 enum TerminationSignalFlush {
 	#if canImport(Glibc)
 	static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+
+	/// How long a thread parked by a signal waits for the flush to end the process: the flush's own limit, and as long again to write.
+	static let parkingLimit = PersistenceSettings.exitFlushLimit * 2
 
 	private static let installed = Locked(false)
 
@@ -52,24 +67,48 @@ enum TerminationSignalFlush {
 		for end in ends {
 			_ = fcntl(end, F_SETFD, FD_CLOEXEC)
 		}
-		// The handler must never block; a full pipe only means a signal is already waiting to be handled.
+		// The handler must never block on the pipe; a full pipe only means a signal is already waiting to be handled.
 		_ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+		// Globals are initialized on first use, which a signal handler must not be.
 		signalOwner.store(getpid(), ordering: .sequentiallyConsistent)
+		parkingLimitNanoseconds.store(Int64(parkingLimit / .nanoseconds(1)), ordering: .sequentiallyConsistent)
+		signalFlushing.store(false, ordering: .sequentiallyConsistent)
+		firstSignal.store(0, ordering: .sequentiallyConsistent)
 		signalPipe.store(ends[1], ordering: .sequentiallyConsistent)
 		let reader = ends[0]
 		let thread = Thread {
 			flushOnSignals(readingFrom: reader)
 		}
 		thread.name = "Defaults.TerminationSignalFlush"
-		thread.start()
+		// The thread that flushes must never be the one parked by a signal.
+		withSignalsDeferred {
+			thread.start()
+		}
 
 		for signal in signals where disposition(of: signal) == .default {
 			var action = sigaction()
-			action.__sigaction_handler.sa_handler = forwardTerminationSignal
+			action.__sigaction_handler.sa_handler = parkOnTerminationSignal
 			action.sa_flags = SA_RESTART
-			sigemptyset(&action.sa_mask)
+			// One parked handler per thread: the others of the three wait until it returns, which it normally never does.
+			action.sa_mask = blockedDuringFlushes
 			sigaction(signal, &action, nil)
 		}
+	}
+
+	/**
+	Runs `body` with the three signals blocked in this thread: one that
+	arrives meanwhile goes to another thread, or waits until `body` returns.
+
+	For the library's own threads and for the part of a flush that holds a
+	suite's locks: the signal's flush needs those locks, so the thread holding
+	them must not be the one parked.
+	*/
+	static func withSignalsDeferred<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+		var previous = sigset_t()
+		var blocked = blockedDuringFlushes
+		pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+		defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+		return try body()
 	}
 
 	private static func disposition(of signal: Int32) -> Disposition {
@@ -84,7 +123,7 @@ enum TerminationSignalFlush {
 			return .ignored
 		}
 
-		let library: @convention(c) (Int32) -> Void = forwardTerminationSignal
+		let library: @convention(c) (Int32) -> Void = parkOnTerminationSignal
 		return address == unsafeBitCast(library, to: Int.self) ? .library : .application
 	}
 
@@ -101,9 +140,9 @@ enum TerminationSignalFlush {
 			}
 
 			let signal = Int32(byte)
-			signalFlushing.store(true, ordering: .sequentiallyConsistent)
 			Persistence.flushBeforeExit("\(name(of: signal)) is ending the process")
 			endProcess(with: signal)
+			// Still running: the application took the signal over meanwhile, so the parked threads go on.
 			signalFlushing.store(false, ordering: .sequentiallyConsistent)
 		}
 	}
@@ -111,19 +150,17 @@ enum TerminationSignalFlush {
 	/// Lets the signal do what it would have done without the library: end the process, unless the application took it over meanwhile.
 	private static func endProcess(with signal: Int32) {
 		switch disposition(of: signal) {
-		case .library:
-			Glibc.signal(signal, SIG_DFL)
+		case .library, .default:
+			die(by: signal)
+		case .application:
+			var set = sigset_t()
+			sigemptyset(&set)
+			sigaddset(&set, signal)
+			pthread_sigmask(SIG_UNBLOCK, &set, nil)
+			raise(signal)
 		case .ignored:
 			return
-		case .default, .application:
-			break
 		}
-
-		var set = sigset_t()
-		sigemptyset(&set)
-		sigaddset(&set, signal)
-		pthread_sigmask(SIG_UNBLOCK, &set, nil)
-		raise(signal)
 	}
 
 	private static func name(of signal: Int32) -> String {
@@ -137,32 +174,86 @@ enum TerminationSignalFlush {
 	#else
 	/// Apple platforms persist every write themselves: nothing to flush.
 	static func install() {}
+
+	static func withSignalsDeferred<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+		try body()
+	}
 	#endif
 }
 
 #if canImport(Glibc)
-/// Read by the signal handler, so set before it is installed: the pipe's writing end (-1: none), the process that owns the flushing thread, and whether a flush is under way.
+/// Read by the signal handler, so set before it is installed: the pipe's writing end (-1: none), the process that owns the flushing thread, and how long a parked thread waits.
 private let signalPipe = Atomic<Int32>(-1)
 private let signalOwner = Atomic<Int32>(0)
-private let signalFlushing = Atomic<Bool>(false)
+private let parkingLimitNanoseconds = Atomic<Int64>(0)
 
-/// The library's handler: async-signal-safe calls only (`write`, `getpid`, `signal`, `raise`).
-private func forwardTerminationSignal(_ number: Int32) {
+/// Whether a signal's flush is under way, and the signal that asked for it (the one the process dies by).
+private let signalFlushing = Atomic<Bool>(false)
+private let firstSignal = Atomic<Int32>(0)
+
+private let blockedDuringFlushes: sigset_t = {
+	var set = sigset_t()
+	sigemptyset(&set)
+	for signal in TerminationSignalFlush.signals {
+		sigaddset(&set, signal)
+	}
+	return set
+}()
+
+/// The library's handler: async-signal-safe calls only (`write`, `getpid`, `poll`, `clock_gettime`, `signal`, `raise`, `pthread_sigmask`).
+private func parkOnTerminationSignal(_ number: Int32) {
 	let savedErrno = errno
 	defer { errno = savedErrno }
 	let descriptor = signalPipe.load(ordering: .sequentiallyConsistent)
-	guard
-		descriptor >= 0,
-		getpid() == signalOwner.load(ordering: .sequentiallyConsistent),
-		!signalFlushing.load(ordering: .sequentiallyConsistent)
-	else {
-		// A forked child has no flushing thread, and a second signal does not wait for the first one's flush.
-		signal(number, SIG_DFL)
-		raise(number)
+	guard descriptor >= 0, getpid() == signalOwner.load(ordering: .sequentiallyConsistent) else {
+		// A forked child has no flushing thread.
+		die(by: number)
 		return
 	}
 
-	var byte = UInt8(truncatingIfNeeded: number)
-	_ = write(descriptor, &byte, 1)
+	// The first signal asks for the flush; any later one, on any thread, waits for the same flush.
+	if signalFlushing.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
+		firstSignal.store(number, ordering: .sequentiallyConsistent)
+		var byte = UInt8(truncatingIfNeeded: number)
+		_ = write(descriptor, &byte, 1)
+	}
+
+	waitForTheFlushToEndTheProcess()
+}
+
+/**
+Parks the calling thread while the signal's flush runs: the flushing thread
+normally ends the process. Returns only if the application took the signal
+over meanwhile; after ``TerminationSignalFlush/parkingLimit`` it ends the
+process itself, flushed or not.
+*/
+private func waitForTheFlushToEndTheProcess() {
+	let start = monotonicNanoseconds()
+	let limit = parkingLimitNanoseconds.load(ordering: .sequentiallyConsistent)
+	while signalFlushing.load(ordering: .sequentiallyConsistent) {
+		if monotonicNanoseconds() - start > limit {
+			let signal = firstSignal.load(ordering: .sequentiallyConsistent)
+			die(by: signal == 0 ? SIGTERM : signal)
+		}
+
+		// A sleep the flushing thread never needs to cut short: it ends the process rather than waking anyone.
+		_ = poll(nil, 0, 5)
+	}
+}
+
+/// Ends the process by `signal` as its default disposition does, from a handler or a thread that blocks it alike.
+private func die(by signal: Int32) {
+	Glibc.signal(signal, SIG_DFL)
+	raise(signal)
+	var set = sigset_t()
+	sigemptyset(&set)
+	sigaddset(&set, signal)
+	pthread_sigmask(SIG_UNBLOCK, &set, nil)
+}
+
+private func monotonicNanoseconds() -> Int64 {
+	var now = timespec()
+	clock_gettime(CLOCK_MONOTONIC, &now)
+	return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }
 #endif

@@ -1,0 +1,149 @@
+import Defaults
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Commands of the signal and fork tests. What the application would see if
+// the library let a signal through is printed, so the parent can tell.
+//
+//   write-block SUITE KEY INT CALL        writes KEY (default write mode), prints "written", then blocks 10 s in CALL
+//                                         (sleep, poll, select, epoll: none is restarted after a handler) and prints "returned"
+//   write-signal-threads SUITE KEY INT SIGNAL…  writes KEY, starts one sleeping thread per SIGNAL and sends each thread
+//                                         its signal at once; a thread whose sleep returns prints "woke", the main thread "alive"
+//   write-exit-later SUITE KEY INT MS     writes KEY, prints "written", sleeps; another thread calls exit(0) after MS
+//   write-flush-loop SUITE PREFIX         for 10 s: writes PREFIX<i> = i, prints "set i" (the setter returned), flushes
+//   fork-pending SUITE KEY OWN_KEY        writes KEY = 1 (still pending), forks; the child writes OWN_KEY = 3 and exits once
+//                                         the parent wrote KEY = 2 and flushed; prints "child exited STATUS"
+
+func runProcessCommand(_ arguments: [String]) {
+	switch arguments[0] {
+	case "write-block":
+		let defaults = suite(arguments[1])
+		defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+		say("written")
+		block(in: arguments[4], seconds: 10)
+		say("returned")
+
+	case "write-signal-threads":
+		let defaults = suite(arguments[1])
+		defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+		let signals = arguments[4...].map(signalNumber)
+		let started = DispatchSemaphore(value: 0)
+		let threads = Locked<[pthread_t]>([])
+		for _ in signals {
+			Thread {
+				threads.withLock { $0.append(pthread_self()) }
+				started.signal()
+				sleep(10)
+				say("woke")
+			}.start()
+		}
+		for _ in signals {
+			started.wait()
+		}
+		for (thread, signal) in zip(threads.withLock { $0 }, signals) {
+			pthread_kill(thread, signal)
+		}
+		sleep(10)
+		say("alive")
+
+	case "write-exit-later":
+		let defaults = suite(arguments[1])
+		defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
+		say("written")
+		let delay = UInt32(arguments[4])!
+		Thread {
+			usleep(delay * 1000)
+			say("exiting")
+			exit(0)
+		}.start()
+		sleep(10)
+		say("returned")
+
+	case "write-flush-loop":
+		let defaults = suite(arguments[1])
+		let deadline = Date() + 10
+		var index = 0
+		while Date() < deadline {
+			defaults[Defaults.Key<Int>("\(arguments[2])\(index)", default: -1, suite: defaults)] = index
+			say("set \(index)")
+			try? Defaults.flush(suite: defaults)
+			index += 1
+		}
+
+	case "fork-pending":
+		forkWithPendingChanges(suite: arguments[1], key: arguments[2], ownKey: arguments[3])
+
+	default:
+		FileHandle.standardError.write(Data("unknown command \(arguments[0])\n".utf8))
+		exit(2)
+	}
+}
+
+/// Blocks in `call` for `seconds`, as an application waiting for work does.
+private func block(in call: String, seconds: Int32) {
+	switch call {
+	case "sleep":
+		sleep(UInt32(seconds))
+	case "poll":
+		poll(nil, 0, seconds * 1000)
+	case "select":
+		var timeout = timeval(tv_sec: Int(seconds), tv_usec: 0)
+		select(0, nil, nil, nil, &timeout)
+	case "epoll":
+		let descriptor = epoll_create1(O_CLOEXEC)
+		// Room for one `struct epoll_event` (12 bytes on x86-64, 16 elsewhere).
+		var event = (UInt64(0), UInt64(0))
+		_ = epoll_wait(descriptor, &event, 1, seconds * 1000)
+	default:
+		FileHandle.standardError.write(Data("unknown call \(call)\n".utf8))
+		exit(2)
+	}
+}
+
+// Not in the Glibc module.
+@_silgen_name("fork")
+private func fork() -> pid_t
+
+@_silgen_name("epoll_create1")
+private func epoll_create1(_ flags: Int32) -> Int32
+
+@_silgen_name("epoll_wait")
+private func epoll_wait(_ descriptor: Int32, _ events: UnsafeMutableRawPointer, _ maximum: Int32, _ milliseconds: Int32) -> Int32
+
+private func forkWithPendingChanges(suite name: String, key keyName: String, ownKey: String) {
+	// A window long enough that the first write is still pending when the process forks.
+	Defaults.writeMode = .coalesced(milliseconds: 60_000)
+	let defaults = suite(name)
+	let key = Defaults.Key<Int>(keyName, default: 0, suite: defaults)
+	defaults[key] = 1
+	var ends: [Int32] = [-1, -1]
+	guard pipe(&ends) == 0 else {
+		exit(2)
+	}
+
+	let child = fork()
+	if child == 0 {
+		close(ends[1])
+		defaults[Defaults.Key<Int>(ownKey, default: 0, suite: defaults)] = 3
+		var byte: UInt8 = 0
+		_ = read(ends[0], &byte, 1)
+		// The exit flush writes what this process changed, and nothing it inherited.
+		exit(0)
+	}
+
+	close(ends[0])
+	defaults[key] = 2
+	do {
+		try Defaults.flush(suite: defaults)
+	} catch {
+		say("error \(error)")
+		exit(1)
+	}
+
+	close(ends[1])
+	var status: Int32 = 0
+	while waitpid(child, &status, 0) < 0, errno == EINTR {}
+	say("child exited \(status)")
+}
