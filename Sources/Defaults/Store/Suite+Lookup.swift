@@ -14,6 +14,8 @@ extension Suite {
 		var fileSystems: [SuiteIdentity: any PreferencesFileSystem] = [:]
 		/// Suites whose values tests asked `UserDefaults` to keep, as on Apple platforms.
 		var foundationBacked: Set<SuiteIdentity> = []
+		/// `byObject` is swept of released objects when it grows past this; doubling keeps the sweeps' cost constant per sighting.
+		var sweepThreshold = 1024
 	}
 
 	fileprivate struct Sighting {
@@ -146,8 +148,9 @@ extension Suite {
 extension Suite.Registry {
 	mutating func remember(_ suite: Suite, for defaults: UserDefaults) {
 		byObject[ObjectIdentifier(defaults)] = Suite.Sighting(defaults: defaults, suite: suite)
-		if byObject.count > 1024 {
+		if byObject.count > sweepThreshold {
 			byObject = byObject.filter { $0.value.defaults != nil }
+			sweepThreshold = max(1024, byObject.count * 2)
 		}
 	}
 }
