@@ -189,6 +189,35 @@ extension PostgresTests {
 			})
 		}
 
+		@Test("processes of one host (one machine ID) writing one key at once agree; the stamp carries the device name and a process tag")
+		func processesOfOneHost() async throws {
+			let trials = Int(ProcessInfo.processInfo.environment["DEFAULTS_PG_TRIALS"] ?? "") ?? 3
+			for trial in 0..<trials {
+				let table = OwnTable()
+				let suites = (0..<2).map { "defaults-pg-host-\(trial)-\($0).\(UUID().uuidString)" }
+				defer {
+					for suite in suites {
+						TestEnvironment.removeFiles(ofSuite: suite)
+						TestEnvironment.removeFiles(ofSuite: "\(suite).defaults-sync")
+					}
+				}
+
+				let environment = PostgresTestServer.childEnvironment(overriding: ["DEFAULTS_PG_TABLE": table.name])
+				let writers = try suites.enumerated().map { index, suite in
+					try ChildProcess("DefaultsPostgresTestHelper", ["write", table.namespace, suite, "volume", "\(index + 1)", "1"], environment: environment)
+				}
+				for writer in writers {
+					#expect(writer.waitUntilExit() == 0, "\(writer.errorOutputText)")
+				}
+
+				let finals = writers.map { $0.receivedLines.last }
+				let stored = try #require(try await table.store().entries()["volume"])
+				let winner = try #require(stored.value.flatMap { value in (1...2).first { Defaults.AnySerializable($0) == value } })
+				#expect(finals == ["local \(winner)", "local \(winner)"], "trial \(trial): \(finals), table \(stored)")
+				#expect(stored.timestamp.device.hasPrefix(DeviceIdentity.current + "#"), "\(stored.timestamp)")
+			}
+		}
+
 		@Test("two processes with one device name writing in the same millisecond converge: their stamps differ")
 		func sameDeviceNameSameMillisecond() async throws {
 			let table = OwnTable()
