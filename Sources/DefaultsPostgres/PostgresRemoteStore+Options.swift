@@ -25,10 +25,13 @@ extension Defaults.PostgresRemoteStore {
 		public var reconnectDelay: Duration = .milliseconds(100)
 		/// The longest delay between reconnection attempts.
 		public var maximumReconnectDelay: Duration = .seconds(30)
+		/// How often the store reads its namespace again although nothing was announced, to catch changes made
+		/// without `NOTIFY` (an administrator's `UPDATE`, a `TRUNCATE`, a restore); `nil` never does.
+		public var catchUpInterval: Duration? = .seconds(30)
 
 		/**
 		The defaults: table `public.defaults_sync`, created on first use, 10 s per operation,
-		reconnecting after 100 ms doubling up to 30 s.
+		reconnecting after 100 ms doubling up to 30 s, catching up every 30 s.
 
 		```swift
 		var options = Defaults.PostgresRemoteStore.Options()

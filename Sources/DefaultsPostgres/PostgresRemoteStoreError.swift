@@ -27,6 +27,8 @@ extension Defaults {
 		case connectionLost(String)
 		/// The store was shut down.
 		case shutDown
+		/// The table has lost a column the store uses, or its type (altered under the store): nothing is written until it is repaired.
+		case unusableTable(String)
 
 		public var description: String {
 			switch self {
@@ -40,6 +42,8 @@ extension Defaults {
 				"the connection to PostgreSQL failed: \(reason)"
 			case .shutDown:
 				"the store was shut down"
+			case .unusableTable(let reason):
+				"the table cannot hold synced entries: \(reason)"
 			}
 		}
 

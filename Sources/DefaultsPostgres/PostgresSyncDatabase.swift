@@ -1,5 +1,6 @@
 #if Postgres
 import Defaults
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -11,6 +12,10 @@ final class PostgresSyncDatabase: Sendable {
 	let options: Defaults.PostgresRemoteStore.Options
 	let connectionErrors = ConnectionErrorRecorder()
 	private let tableIsReady = Locked(false)
+	/// The column of the table problem last reported, so it is reported once until the table is usable again.
+	private let tableProblem = Locked<String?>(nil)
+	/// Bad rows already reported (namespace, key, column and reason): each is reported once.
+	private let reportedRows = Locked<Set<String>>([])
 	private static let silent = Logger(label: "DefaultsPostgres.silent") { _ in SwiftLogNoOpLogHandler() }
 
 	init(configuration: PostgresClient.Configuration, table: PostgresSyncTable, options: Defaults.PostgresRemoteStore.Options) {
@@ -45,31 +50,77 @@ final class PostgresSyncDatabase: Sendable {
 		return failure
 	}
 
-	func entries(namespace: String) async throws -> [String: Defaults.RemoteEntry] {
-		let rows = try await client.query(table.entriesQuery(namespace: namespace))
+	/// The entries of `namespace` (only `keys`, when given). A bad row is skipped and reported once, by key and
+	/// column; a column of another type makes the table unusable: reported once and thrown.
+	func entries(namespace: String, keys: [String]? = nil) async throws -> (entries: [String: Defaults.RemoteEntry], rows: Int) {
+		let query = keys.map { table.entriesQuery(namespace: namespace, keys: $0) } ?? table.entriesQuery(namespace: namespace)
+		let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
 		var entries: [String: Defaults.RemoteEntry] = [:]
-		for try await (key, value, tombstone, milliseconds, counter, device) in rows.decode((String, ByteBuffer?, Bool, Int64, Int64, String).self) {
-			guard let entry = PostgresSyncRow.entry(value: value, tombstone: tombstone, milliseconds: milliseconds, counter: counter, device: device) else {
-				DiagnosticReporter.report(.undecodableValue, key: key, "the row in \(table.qualifiedName), namespace '\(namespace)', does not hold a stored value; ignored")
-				continue
+		var rows = 0
+		for try await row in try await client.query(query) {
+			rows += 1
+			switch PostgresSyncRow.decode(row) {
+			case .entry(let key, let entry):
+				if let reason = entry.timestamp.implausibility(at: now) {
+					reportBadRow(key: key, namespace: namespace, column: entry.timestamp.counter > Defaults.SyncTimestamp.maximumCounter ? "counter" : "wall_ms", "stamped \(entry.timestamp), which no real clock gives: \(reason)")
+				} else {
+					entries[key] = entry
+				}
+			case .bad(let key, let column, let reason):
+				reportBadRow(key: key, namespace: namespace, column: column, reason)
+			case .unusableTable(let column, let problem):
+				throw unusable(column: column, problem)
 			}
-
-			entries[key] = entry
 		}
 
-		return entries
+		tableProblem.withLock { $0 = nil }
+		return (entries, rows)
 	}
 
-	/// Offers `rows`; returns how many keys changed.
-	@discardableResult
-	func publish(_ rows: [PostgresSyncRow], namespace: String, origin: String) async throws -> Int {
+	/// Offers `rows`; returns the keys the table took (the others hold a stamp at least as new, or the table is unusable).
+	func publish(_ rows: [PostgresSyncRow], namespace: String, origin: String) async throws -> Set<String> {
 		let result = try await client.query(table.upsertQuery(namespace: namespace, origin: origin, rows: rows))
-		var changed = 0
-		for try await count in result.decode(Int64.self) {
-			changed = Int(count)
+		var applied: Set<String> = []
+		for try await keys in result.decode([String].self) {
+			applied.formUnion(keys)
 		}
 
-		return changed
+		return applied
+	}
+
+	/// Throws when a column the store uses is missing or has another type (a table altered under the store).
+	func checkColumns() async throws {
+		var types: [String: String] = [:]
+		for try await (name, type) in try await client.query(table.columnTypesQuery()).decode((String, String).self) {
+			types[name] = type
+		}
+
+		for column in PostgresSyncTable.columns where types[column.name] != column.sqlType {
+			throw unusable(column: column.name, (types[column.name].map { "is of type \($0)" } ?? "is missing") + ", not of type \(column.sqlType)")
+		}
+
+		tableProblem.withLock { $0 = nil }
+	}
+
+	/// The error for an unusable table, reported the first time it is found (not per row, not per attempt).
+	private func unusable(column: String, _ problem: String) -> Defaults.PostgresRemoteStoreError {
+		let reason = "its column \(column) \(problem)"
+		let isNew = tableProblem.withLock { reported in
+			defer { reported = column }
+			return reported != column
+		}
+
+		if isNew {
+			DiagnosticReporter.report(.syncFailed, key: nil, "the table \(table.qualifiedName) cannot hold synced entries: \(reason); nothing is written until it is repaired, then this device's values are published again")
+		}
+
+		return .unusableTable("\(table.qualifiedName): \(reason)")
+	}
+
+	private func reportBadRow(key: String, namespace: String, column: String, _ reason: String) {
+		if reportedRows.withLock({ $0.insert("\(namespace)\u{0}\(key)\u{0}\(column)\u{0}\(reason)").inserted }) {
+			DiagnosticReporter.report(.undecodableValue, key: key, "the row in \(table.qualifiedName), namespace '\(namespace)', is skipped: column \(column): \(reason)")
+		}
 	}
 
 	private func createTableIfNeeded() async throws {

@@ -29,26 +29,67 @@ extension PostgresSyncRow {
 		)
 	}
 
-	/// The entry a row holds; `nil` for a row that does not decode (written by something else, or damaged).
-	static func entry(value: ByteBuffer?, tombstone: Bool, milliseconds: Int64, counter: Int64, device: String) -> Defaults.RemoteEntry? {
+	/// What one row of ``PostgresSyncTable/entriesQuery(namespace:)`` holds.
+	enum Decoded {
+		case entry(key: String, Defaults.RemoteEntry)
+		/// A row the store skips: `column` is `NULL`, or holds what no device writes.
+		case bad(key: String, column: String, reason: String)
+		/// `column` has another type than the store's: the table is unusable until repaired.
+		case unusableTable(column: String, problem: String)
+	}
+
+	/// Decodes one row column by column, so a bad row names its key and the column at fault.
+	static func decode(_ row: PostgresRow) -> Decoded {
+		let cells = Array(row)
+		for (cell, column) in zip(cells, PostgresSyncTable.columns) where cell.dataType != column.dataType {
+			return .unusableTable(column: column.name, problem: "is not of type \(column.sqlType)")
+		}
+
+		guard cells.count == PostgresSyncTable.columns.count, let key = try? cells[0].decode(String.self) else {
+			return .unusableTable(column: "key", problem: "is NULL")
+		}
+
+		func field<Value: PostgresDecodable>(_ index: Int, _ type: Value.Type) -> Value? {
+			try? cells[index].decode(Value.self)
+		}
+
+		guard let tombstone = field(2, Bool.self) else {
+			return .bad(key: key, column: "tombstone", reason: "NULL")
+		}
+
+		guard let milliseconds = field(3, Int64.self) else {
+			return .bad(key: key, column: "wall_ms", reason: "NULL")
+		}
+
+		guard let counter = field(4, Int64.self) else {
+			return .bad(key: key, column: "counter", reason: "NULL")
+		}
+
+		guard let device = field(5, String.self) else {
+			return .bad(key: key, column: "device", reason: "NULL")
+		}
+
 		guard let counter = UInt32(exactly: counter) else {
-			return nil
+			return .bad(key: key, column: "counter", reason: "\(counter) is not a counter")
 		}
 
 		let timestamp = Defaults.SyncTimestamp(milliseconds: milliseconds, counter: counter, device: device)
 		if tombstone {
-			return Defaults.RemoteEntry(value: nil, timestamp: timestamp)
+			return .entry(key: key, Defaults.RemoteEntry(value: nil, timestamp: timestamp))
+		}
+
+		guard let value = field(1, ByteBuffer.self) else {
+			return .bad(key: key, column: "value", reason: "NULL in a row that is not a tombstone")
 		}
 
 		guard
-			let value,
 			let plist = try? PropertyListSerialization.propertyList(from: Data(value.readableBytesView), format: nil),
 			case .array(let wrapped)? = PropertyListValue(plist), wrapped.count == 1
 		else {
-			return nil
+			return .bad(key: key, column: "value", reason: "not a stored value")
 		}
 
-		return Defaults.RemoteEntry(value: Defaults.AnySerializable(storage: wrapped[0]), timestamp: timestamp)
+		return .entry(key: key, Defaults.RemoteEntry(value: Defaults.AnySerializable(storage: wrapped[0]), timestamp: timestamp))
 	}
 }
 #endif

@@ -75,8 +75,40 @@ struct PostgresSyncTable: Sendable {
 		"SELECT pg_advisory_xact_lock(hashtext(\(qualifiedName)))"
 	}
 
+	/// The columns the store reads and writes, with the type each must have.
+	static let columns: [(name: String, sqlType: String, dataType: PostgresDataType)] = [
+		("key", "text", .text), ("value", "bytea", .bytea), ("tombstone", "boolean", .bool),
+		("wall_ms", "bigint", .int8), ("counter", "bigint", .int8), ("device", "text", .text),
+	]
+
+	/// The highest counter and how far ahead of the server's clock a stored stamp may be: a row beyond them is replaceable.
+	private static let plausibility = "stored.counter > \(Defaults.SyncTimestamp.maximumCounter) OR stored.wall_ms > (extract(epoch FROM clock_timestamp()) * 1000)::bigint + \(Defaults.SyncTimestamp.maximumLead)"
+
+	/// The columns as the store reads them, in the order of ``columns``.
+	private static var columnList: String {
+		columns.map(\.name).joined(separator: ", ")
+	}
+
 	func entriesQuery(namespace: String) -> PostgresQuery {
-		"SELECT key, value, tombstone, wall_ms, counter, device FROM \(unescaped: qualifiedName) WHERE namespace = \(namespace)"
+		"SELECT \(unescaped: Self.columnList) FROM \(unescaped: qualifiedName) WHERE namespace = \(namespace)"
+	}
+
+	func entriesQuery(namespace: String, keys: [String]) -> PostgresQuery {
+		"SELECT \(unescaped: Self.columnList) FROM \(unescaped: qualifiedName) WHERE namespace = \(namespace) AND key = ANY(\(keys)::text[])"
+	}
+
+	/// Every column of the table with its type (`name`, `format_type`), to compare with ``columns``.
+	func columnTypesQuery() -> PostgresQuery {
+		"SELECT attname::text, format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = \(qualifiedName)::regclass AND attnum > 0 AND NOT attisdropped"
+	}
+
+	/// True in SQL when every column the store uses has its type: a table altered under the store takes no rows it could not read back.
+	private var columnsAreUsable: String {
+		let expected = Self.columns.map { "('\($0.name)', '\($0.sqlType)')" }.joined(separator: ", ")
+		return """
+			(SELECT count(*) FROM pg_attribute WHERE attrelid = '\(qualifiedName)'::regclass AND NOT attisdropped
+				AND (attname::text, format_type(atttypid, NULL)) IN (\(expected))) = \(Self.columns.count)
+			"""
 	}
 
 	/**
@@ -84,11 +116,15 @@ struct PostgresSyncTable: Sendable {
 
 	The comparison runs inside `ON CONFLICT … DO UPDATE … WHERE`, on the row
 	locked by the upsert, so publishers racing on one key are serialised by
-	PostgreSQL and an older entry never replaces a newer one. The keys it
+	PostgreSQL and an older entry never replaces a newer one. A stored row no
+	device could have written (a `NULL` in a stamp column, a counter or a
+	time beyond what a real clock gives) is replaced by any entry, and an
+	entry with the stored stamp replaces a row whose value differs (damaged).
+	When a column has lost its type, nothing is written. The keys it
 	changed are announced with `pg_notify`, which PostgreSQL delivers on
 	commit: listeners never hear of a change they cannot read yet. A payload
 	too long for `NOTIFY` names only the namespace ("re-read it all").
-	Returns the number of keys changed as one row, or no row when none changed.
+	Returns the keys changed as one row, or no row when none changed.
 	*/
 	func upsertQuery(namespace: String, origin: String, rows: [PostgresSyncRow]) -> PostgresQuery {
 		let rows = rows.sorted { $0.key < $1.key }
@@ -106,18 +142,22 @@ struct PostgresSyncTable: Sendable {
 			applied AS (
 				INSERT INTO \(unescaped: qualifiedName) AS stored (namespace, key, value, tombstone, wall_ms, counter, device)
 				SELECT \(namespace)::text, key, CASE WHEN tombstone THEN NULL ELSE value END, tombstone, wall_ms, counter, device
-				FROM incoming ORDER BY key
+				FROM incoming WHERE \(unescaped: columnsAreUsable) ORDER BY key
 				ON CONFLICT (namespace, key) DO UPDATE SET
 					value = excluded.value, tombstone = excluded.tombstone, wall_ms = excluded.wall_ms,
 					counter = excluded.counter, device = excluded.device, updated_at = clock_timestamp()
 				WHERE (excluded.wall_ms, excluded.counter, excluded.device) > (stored.wall_ms, stored.counter, stored.device)
+					OR ((excluded.wall_ms, excluded.counter, excluded.device) = (stored.wall_ms, stored.counter, stored.device)
+						AND (excluded.value, excluded.tombstone) IS DISTINCT FROM (stored.value, stored.tombstone))
+					OR stored.wall_ms IS NULL OR stored.counter IS NULL OR stored.device IS NULL OR stored.tombstone IS NULL
+					OR \(unescaped: Self.plausibility)
 				RETURNING key
 			),
 			change AS (
-				SELECT count(*) AS changed, json_build_object('n', \(namespace)::text, 'o', \(origin)::text, 'k', json_agg(key))::text AS payload
+				SELECT count(*) AS changed, array_agg(key) AS keys, json_build_object('n', \(namespace)::text, 'o', \(origin)::text, 'k', json_agg(key))::text AS payload
 				FROM applied
 			)
-			SELECT change.changed FROM change, LATERAL (
+			SELECT change.keys FROM change, LATERAL (
 				SELECT pg_notify(\(channel)::text, CASE
 					WHEN octet_length(change.payload) <= \(Self.maximumPayloadBytes) THEN change.payload
 					ELSE json_build_object('n', \(namespace)::text, 'o', \(origin)::text)::text

@@ -7,7 +7,7 @@ import PostgresNIO
 // A child process for the PostgreSQL store's tests and benchmark: one process
 // per device, syncing through the server named by DEFAULTS_PG_HOST, _PORT,
 // _USER, _PASSWORD and _DATABASE (DEFAULTS_PG_OPERATION_TIMEOUT_MS: the store's
-// operation timeout, 3000 by default). Each line is written straight to the descriptor.
+// operation timeout, 3000 by default; DEFAULTS_PG_TABLE: its table, defaults_sync by default). Each line is written straight to the descriptor.
 //
 //   observe NAMESPACE SUITE KEY SECONDS      prints "ready", then "change OLD NEW MICROSECONDS" per change
 //                                            (MICROSECONDS: wall clock when the observer ran)
@@ -45,6 +45,7 @@ func syncedKey(_ arguments: [String]) throws -> Defaults.Key<Int> {
 	options.operationTimeout = .milliseconds(Int(ProcessInfo.processInfo.environment["DEFAULTS_PG_OPERATION_TIMEOUT_MS"] ?? "") ?? 3_000)
 	options.reconnectDelay = .milliseconds(50)
 	options.maximumReconnectDelay = .seconds(1)
+	options.table = ProcessInfo.processInfo.environment["DEFAULTS_PG_TABLE"] ?? options.table
 	Defaults.iCloud.remote = try Defaults.PostgresRemoteStore(configuration: configuration, namespace: arguments[1], options: options)
 	guard let suite = UserDefaults(suiteName: arguments[2]) else {
 		exit(2)

@@ -25,7 +25,8 @@ extension PostgresTests {
 			}
 
 			let latest = try #require(lastWrites.max())
-			let expected = "\(latest.device)-\(rounds - 1)"
+			let writer = try #require(devices.first { latest.device.hasPrefix("\($0.name)#") })
+			let expected = "\(writer.name)-\(rounds - 1)"
 			#expect(await eventually {
 				for device in devices {
 					await device.settle()

@@ -18,6 +18,7 @@ import Synchronization
 //   argument-rule SUITE KEY            with -KEY given as a launch argument: writes, observes, resets; prints what it reads
 //   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
 //   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
+//   sync-read FOLDER DEVICE SUITE KEY           syncs KEY as DEVICE until in step, prints "value INT"
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
 //   write-block, write-signal-threads, write-exit-later, write-flush-loop, fork-pending  see ProcessCommands.swift
 //   delete-file SUITE                  deletes the suite's file, as `rm` does
@@ -147,6 +148,12 @@ case "sync-write":
 	Defaults[key] = Int(arguments[5])!
 	await Defaults.iCloud.waitForSyncCompletion()
 	say("published")
+
+case "sync-read":
+	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])
+	let key = Defaults.Key<Int>(arguments[4], default: 0, suite: suite(arguments[3]), iCloud: true)
+	await Defaults.iCloud.waitForSyncCompletion()
+	say("value \(Defaults[key])")
 
 case "sync-observe":
 	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])

@@ -73,6 +73,8 @@ extension Defaults {
 	- ``changes()`` yields, after entries arrive from elsewhere, the keys that
 	  may have changed (an empty set means "any").
 	- Methods may be called from any task; a store is `Sendable`.
+	- ``deviceIdentity`` names the device when the store has a name for it
+	  (the default is `nil`: the machine's identity is used).
 
 	```swift
 	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: syncFolder, device: "laptop")
@@ -90,5 +92,22 @@ extension Defaults {
 
 		/// The store's size limits.
 		var limits: RemoteLimits { get }
+
+		/// The name this device's changes are signed with, when the store has one; `nil` for the machine's identity.
+		var deviceIdentity: String? { get }
+	}
+}
+
+extension Defaults.RemoteStore {
+	/**
+	No name of its own: changes are signed with the machine's identity.
+
+	```swift
+	let store = InMemoryRemoteStore()
+	store.deviceIdentity //=> nil
+	```
+	*/
+	public var deviceIdentity: String? {
+		nil
 	}
 }

@@ -21,12 +21,14 @@ extension Defaults {
 	public final class SharedFolderRemoteStore: RemoteStore {
 		/// The replicated folder.
 		public let folder: URL
-		/// The name of this device's journal.
+		/// The name of this device's journal, which its changes are signed with too.
 		public let device: String
 		public let limits = RemoteLimits.unlimited
 
 		private let journal: PreferencesFile
 		private let watchers = Locked<[FolderChangeRelay]>([])
+		/// Implausible entries already reported, as `journal/key@timestamp`: each is reported once.
+		private let refused = Locked<Set<String>>([])
 
 		/// A store in `folder` (created if needed), writing the journal of `device` (by default this machine's ID).
 		public init(folder: URL, device: String? = nil) throws(PersistenceError) {
@@ -43,6 +45,11 @@ extension Defaults {
 			journal = PreferencesFile(url: folder.appendingPathComponent(Self.journalName(of: device)))
 		}
 
+		/// The journal's name: this device's changes are signed with it (and a tag of the process).
+		public var deviceIdentity: String? {
+			device
+		}
+
 		private static let journalSuffix = ".defaults-journal.plist"
 
 		private static func journalName(of device: String) -> String {
@@ -52,6 +59,7 @@ extension Defaults {
 		public func entries() async throws -> [String: RemoteEntry] {
 			let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
 			var merged: [String: RemoteEntry] = [:]
+			let now = HybridLogicalClock.systemMilliseconds()
 			for name in names where name.hasSuffix(Self.journalSuffix) && !name.hasPrefix(".") {
 				// A journal that does not parse (being replicated, damaged) is skipped until it does.
 				guard let contents = try? PreferencesFile(url: folder.appendingPathComponent(name)).read() else {
@@ -59,7 +67,16 @@ extension Defaults {
 				}
 
 				for (key, stored) in contents {
-					if let entry = JournalEntry.entry(from: stored), merged[key].map({ entry.timestamp > $0.timestamp }) ?? true {
+					guard let entry = JournalEntry.entry(from: stored) else {
+						continue
+					}
+
+					// Left out before merging: one journal's impossible stamp must not hide the others' entries of the key.
+					if let reason = entry.timestamp.implausibility(at: now) {
+						if refused.withLock({ $0.insert("\(name)/\(key)@\(entry.timestamp)").inserted }) {
+							DiagnosticReporter.report(.syncFailed, key: key, "the entry stamped \(entry.timestamp) in \(name) was refused: \(reason)")
+						}
+					} else if merged[key].map({ entry.timestamp > $0.timestamp }) ?? true {
 						merged[key] = entry
 					}
 				}
@@ -69,11 +86,13 @@ extension Defaults {
 		}
 
 		public func publish(_ entries: [String: RemoteEntry]) async throws {
+			let now = HybridLogicalClock.systemMilliseconds()
 			try journal.update { contents in
 				var values = contents ?? [:]
 				for (key, entry) in entries {
 					let current = values[key].flatMap(JournalEntry.entry(from:))
-					if current.map({ entry.timestamp > $0.timestamp }) ?? true {
+					// An impossible stamp (an edited journal) is replaced: it was never adopted anywhere.
+					if current.map({ entry.timestamp > $0.timestamp || $0.timestamp.implausibility(at: now) != nil }) ?? true {
 						values[key] = JournalEntry.stored(entry)
 					}
 				}

@@ -31,6 +31,11 @@ final class SyncLedger: Sendable {
 		timestamps.withLock { $0[name] }
 	}
 
+	/// The latest timestamp recorded that a real clock could give at `now` (Unix milliseconds).
+	func latest(plausibleAt now: Int64) -> Defaults.SyncTimestamp? {
+		timestamps.withLock { $0.values.filter { $0.implausibility(at: now) == nil }.max() }
+	}
+
 	/// Records a timestamp; ``save()`` makes it durable.
 	func record(_ timestamp: Defaults.SyncTimestamp, for name: String) {
 		timestamps.withLock { $0[name] = timestamp }

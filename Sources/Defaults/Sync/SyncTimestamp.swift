@@ -10,6 +10,11 @@ extension Defaults {
 	behind a timestamp it has seen, so a change made after adopting a remote
 	value is always ordered after it, whatever the devices' clocks say.
 
+	A timestamp no real clock gives — more than ``maximumLead`` ahead of the
+	reading device's clock, or a counter above ``maximumCounter`` — is refused
+	with a `syncFailed` diagnostic instead of being adopted: one damaged or
+	hostile entry cannot push every device's clock out of reach.
+
 	```swift
 	let earlier = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "mac")
 	let later = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 1, device: "mac")
@@ -38,6 +43,28 @@ extension Defaults {
 		public var description: String {
 			"\(milliseconds).\(counter)@\(device)"
 		}
+
+		/// How far ahead of a device's clock a timestamp may be and still be adopted: ten years, in milliseconds.
+		/// Clocks set wrong by a year or two stay in sync; a restore or an edit that stamps a value in 2100 does not.
+		public static let maximumLead: Int64 = 10 * 366 * 86_400_000
+
+		/// The highest counter a timestamp may have. A clock carries into the next millisecond
+		/// rather than go beyond it, so it takes more changes than any device makes to reach.
+		public static let maximumCounter = UInt32(Int32.max)
+
+		/// Why no real clock gives this timestamp at `now` (Unix milliseconds), or `nil` when one could.
+		package func implausibility(at now: Int64) -> String? {
+			if counter > Self.maximumCounter {
+				return "its counter \(counter) is above \(Self.maximumCounter)"
+			}
+
+			let (lead, overflow) = milliseconds.subtractingReportingOverflow(now)
+			if milliseconds > now, overflow || lead > Self.maximumLead {
+				return "its time \(milliseconds) is more than ten years ahead of this device's clock (\(now))"
+			}
+
+			return nil
+		}
 	}
 }
 
@@ -64,14 +91,23 @@ extension Defaults.SyncTimestamp {
 
 /// Issues the timestamps of one device's changes.
 final class HybridLogicalClock: Sendable {
-	let device: String
 	private let wallClock: @Sendable () -> Int64
-	private let last: Locked<(milliseconds: Int64, counter: UInt32)>
+	private let last: Locked<(milliseconds: Int64, counter: UInt32, device: String)>
 
 	init(device: String, wallClock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMilliseconds) {
-		self.device = device
 		self.wallClock = wallClock
-		last = Locked((0, 0))
+		last = Locked((0, 0, device))
+	}
+
+	/// The name the clock signs its timestamps with.
+	var device: String {
+		get { last.withLock { $0.device } }
+		set { last.withLock { $0.device = newValue } }
+	}
+
+	/// The wall clock's reading, in Unix milliseconds.
+	var wallMilliseconds: Int64 {
+		wallClock()
 	}
 
 	static func systemMilliseconds() -> Int64 {
@@ -81,24 +117,25 @@ final class HybridLogicalClock: Sendable {
 	/// A timestamp later than every one this clock issued or saw.
 	func now() -> Defaults.SyncTimestamp {
 		let wall = wallClock()
-		let (milliseconds, counter) = last.withLock { last in
+		return last.withLock { last in
 			if wall > last.milliseconds {
-				last = (wall, 0)
+				(last.milliseconds, last.counter) = (wall, 0)
+			} else if last.counter >= Defaults.SyncTimestamp.maximumCounter, last.milliseconds < .max {
+				// Never overflow: the counter carries into the next millisecond, which is still later than all before it.
+				(last.milliseconds, last.counter) = (last.milliseconds + 1, 0)
 			} else {
-				last.counter += 1
+				last.counter = min(last.counter, UInt32.max - 1) + 1
 			}
 
-			return last
+			return Defaults.SyncTimestamp(milliseconds: last.milliseconds, counter: last.counter, device: last.device)
 		}
-
-		return Defaults.SyncTimestamp(milliseconds: milliseconds, counter: counter, device: device)
 	}
 
-	/// Moves the clock past a timestamp from another device.
+	/// Moves the clock past a timestamp, seen from any device; callers refuse implausible ones first.
 	func observe(_ timestamp: Defaults.SyncTimestamp) {
 		last.withLock { last in
 			if (timestamp.milliseconds, timestamp.counter) > (last.milliseconds, last.counter) {
-				last = (timestamp.milliseconds, timestamp.counter)
+				(last.milliseconds, last.counter) = (timestamp.milliseconds, timestamp.counter)
 			}
 		}
 	}

@@ -12,6 +12,13 @@ change wins, by hybrid-logical-clock timestamp.
   but it is not reported back as a local change, so nothing echoes.
 - A key this device never wrote is never published: a freshly installed
   device cannot push its defaults over real values elsewhere.
+- The clock starts past every timestamp in the ledgers (so a write after a
+  restart is ordered after the values adopted before it) and moves past
+  every remote timestamp read, adopted or not. A remote timestamp no real
+  clock gives is refused with a diagnostic, never adopted.
+- Timestamps are signed with the remote's device name when it has one (else
+  the synchroniser's), plus a tag of this synchroniser, so two processes of
+  one device never make equal timestamps.
 
 All work runs in order on one task; ``waitForSyncCompletion()`` waits for
 the work queued before it.
@@ -48,9 +55,15 @@ final class Synchronizer: Sendable {
 		/// The sum of `publishedSizes`.
 		var publishedBytes = 0
 		var pullRequest = PullRequest.none
+		/// Implausible remote timestamps already reported, as `key@timestamp`: each is reported once.
+		var refusedStamps: Set<String> = []
 	}
 
 	let clock: HybridLogicalClock
+	/// The device name used when the remote names none.
+	private let defaultDevice: String
+	/// Tells this synchroniser's timestamps apart from another process's with the same device name.
+	private let tag = String(UInt32.random(in: .min ... .max) | 0x1000_0000, radix: 16)
 	private let state = Locked(State())
 	private let work: AsyncStream<Work>.Continuation
 
@@ -58,7 +71,8 @@ final class Synchronizer: Sendable {
 	static let shared = Synchronizer(device: DeviceIdentity.current)
 
 	init(device: String, wallClock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMilliseconds) {
-		clock = HybridLogicalClock(device: device, wallClock: wallClock)
+		defaultDevice = device
+		clock = HybridLogicalClock(device: Self.signature(of: device, tag: tag), wallClock: wallClock)
 		let (stream, continuation) = AsyncStream.makeStream(of: Work.self)
 		work = continuation
 		Task.detached { [weak self] in
@@ -104,9 +118,15 @@ final class Synchronizer: Sendable {
 				return state.feed
 			}
 			previous?.cancel()
+			clock.device = Self.signature(of: newValue?.deviceIdentity ?? defaultDevice, tag: tag)
 			requestPull(nil)
 			work.yield(.publish)
 		}
+	}
+
+	/// How timestamps name the device `name`: the name, then the synchroniser's tag.
+	private static func signature(of name: String, tag: String) -> String {
+		"\(name)#\(tag)"
 	}
 
 	var keys: Set<Defaults._AnyKey> {
@@ -116,11 +136,20 @@ final class Synchronizer: Sendable {
 	func add(_ keys: [Defaults._AnyKey]) {
 		for key in keys {
 			let identity = SuiteIdentity.of(key.suite)
-			state.withLock { state in
+			let newLedger = state.withLock { state -> SyncLedger? in
 				state.keys[KeyID(suite: identity, name: key.name)] = key
-				if state.ledgers[identity] == nil {
-					state.ledgers[identity] = SyncLedger(for: key.suite)
+				guard state.ledgers[identity] == nil else {
+					return nil
 				}
+
+				let ledger = SyncLedger(for: key.suite)
+				state.ledgers[identity] = ledger
+				return ledger
+			}
+
+			// The clock never runs behind a change this device made or adopted before, in any process.
+			if let latest = newLedger?.latest(plausibleAt: clock.wallMilliseconds) {
+				clock.observe(latest)
 			}
 
 			// The suite tells its synchroniser about each local change.
@@ -312,11 +341,22 @@ final class Synchronizer: Sendable {
 			state.keys.values.filter { names?.contains($0.name) ?? true }
 		}
 
+		let now = clock.wallMilliseconds
 		var republish = false
 		for key in keys {
 			let identity = SuiteIdentity.of(key.suite)
 			guard let ledger = ledger(for: identity) else {
 				continue
+			}
+
+			if let entry = entries[key.name] {
+				if let reason = entry.timestamp.implausibility(at: now) {
+					refuse(entry.timestamp, of: key.name, because: reason)
+					continue
+				}
+
+				// Seen is enough: a later write here must be ordered after it, even when it is not adopted.
+				clock.observe(entry.timestamp)
 			}
 
 			let local = ledger[key.name]
@@ -340,8 +380,14 @@ final class Synchronizer: Sendable {
 		}
 	}
 
+	private func refuse(_ timestamp: Defaults.SyncTimestamp, of name: String, because reason: String) {
+		let isNew = state.withLock { $0.refusedStamps.insert("\(name)@\(timestamp)").inserted }
+		if isNew {
+			DiagnosticReporter.report(.syncFailed, key: name, "the remote entry stamped \(timestamp) was refused: \(reason); the local value stays")
+		}
+	}
+
 	private func adopt(_ entry: Defaults.RemoteEntry, for key: Defaults._AnyKey, ledger: SyncLedger) {
-		clock.observe(entry.timestamp)
 		ledger.record(entry.timestamp, for: key.name)
 		Store.applySyncedChange(key.name, to: entry.value?.storage?.object, in: key.suite)
 		debug("adopted '\(key.name)' from \(entry.timestamp)")
@@ -370,8 +416,8 @@ enum RemoteEntrySize {
 }
 
 /// A stable name for this device: the machine ID on Linux, the host name elsewhere.
-enum DeviceIdentity {
-	static let current: String = {
+package enum DeviceIdentity {
+	package static let current: String = {
 		if let machineID = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !machineID.isEmpty {
 			return machineID
 		}

@@ -15,11 +15,17 @@ struct PostgresDevice {
 	/// `theme`, or `key0` … when the device syncs several keys.
 	let keys: [Defaults.Key<String>]
 
-	init(_ name: String, namespace: String, keyCount: Int = 1) throws {
+	init(
+		_ name: String,
+		namespace: String,
+		keyCount: Int = 1,
+		options: Defaults.PostgresRemoteStore.Options = PostgresTestServer.quickOptions,
+		wallClock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMilliseconds
+	) throws {
 		self.name = name
 		applicationName = "defaults-tests-\(name)-\(UUID().uuidString.prefix(8))"
-		synchronizer = Synchronizer(device: name)
-		store = try PostgresTestServer.store(namespace: namespace, applicationName: applicationName)
+		synchronizer = Synchronizer(device: "unused", wallClock: wallClock)
+		store = try PostgresTestServer.store(namespace: namespace, device: name, applicationName: applicationName, options: options)
 		let suite = InMemoryDefaults()
 		self.suite = suite
 		keys = keyCount == 1

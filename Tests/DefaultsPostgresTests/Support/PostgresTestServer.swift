@@ -47,8 +47,14 @@ enum PostgresTestServer {
 		return options
 	}
 
-	static func store(namespace: String, applicationName: String = "defaults-tests", password: String? = nil) throws -> Defaults.PostgresRemoteStore {
-		try Defaults.PostgresRemoteStore(configuration: configuration(applicationName: applicationName, password: password), namespace: namespace, options: quickOptions)
+	static func store(
+		namespace: String,
+		device: String? = nil,
+		applicationName: String = "defaults-tests",
+		password: String? = nil,
+		options: Defaults.PostgresRemoteStore.Options = quickOptions
+	) throws -> Defaults.PostgresRemoteStore {
+		try Defaults.PostgresRemoteStore(configuration: configuration(applicationName: applicationName, password: password), namespace: namespace, device: device, options: options)
 	}
 
 	/// The environment for a child process: the server's exports (and the tests' configuration folder).

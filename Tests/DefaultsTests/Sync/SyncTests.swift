@@ -101,6 +101,46 @@ struct SyncTests {
 		#expect(behind.suite[behind.key] == "second")
 	}
 
+	@Test("a remote entry no real clock stamped is refused once, with a diagnostic, and the device keeps writing")
+	func implausibleEntryIsRefused() async throws {
+		let remote = InMemoryRemoteStore()
+		let stamp = Defaults.SyncTimestamp(milliseconds: HybridLogicalClock.systemMilliseconds() + 60_000, counter: .max, device: "hostile")
+		try await remote.publish(["theme": Defaults.RemoteEntry(value: "hostile", timestamp: stamp)])
+		let device = SyncedDevice("device", remote: remote)
+
+		let reported = await diagnosticsAsync {
+			await device.settle()
+			await device.settle()
+			device.suite[device.key] = "mine"
+			await device.settle()
+		}
+
+		#expect(reported.filter { $0.kind == .syncFailed && $0.key == "theme" }.count == 1, "\(reported)")
+		#expect(device.suite[device.key] == "mine")
+		let written = try #require(device.synchronizer.timestamp(of: device.key))
+		#expect(written.milliseconds < stamp.milliseconds, "the clock did not move to the refused stamp")
+	}
+
+	@Test("timestamps are signed with the remote's device name and the synchroniser's own tag")
+	func timestampsCarryTheRemotesDeviceName() async throws {
+		let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-sync-\(UUID().uuidString)")
+		defer { try? FileManager.default.removeItem(at: folder) }
+		let first = SyncedDevice("machine", remote: try Defaults.SharedFolderRemoteStore(folder: folder, device: "laptop"))
+		let second = SyncedDevice("machine", remote: try Defaults.SharedFolderRemoteStore(folder: folder, device: "laptop"))
+		first.suite[first.key] = "one"
+		second.suite[second.key] = "two"
+
+		let stamps = try [first, second].map { try #require($0.synchronizer.timestamp(of: $0.key)) }
+		#expect(stamps.allSatisfy { $0.device.hasPrefix("laptop#") }, "\(stamps)")
+		#expect(stamps[0].device != stamps[1].device)
+		// Detached from the folder before it goes, so no late publication recreates it.
+		for device in [first, second] {
+			await device.synchronizer.waitForSyncCompletion()
+			device.synchronizer.remote = nil
+			await device.synchronizer.waitForSyncCompletion()
+		}
+	}
+
 	@Test("a value beyond the remote's limits is reported and stays local")
 	func limits() async throws {
 		let remote = InMemoryRemoteStore(limits: Defaults.RemoteLimits(maximumKeys: 1, maximumTotalBytes: 1_000))

@@ -28,4 +28,30 @@ struct SyncTimestampTests {
 		clock.observe(remote)
 		#expect(clock.now() > remote)
 	}
+
+	@Test("a counter at its largest carries into the next millisecond instead of overflowing", arguments: [UInt32.max, Defaults.SyncTimestamp.maximumCounter])
+	func counterCarries(counter: UInt32) {
+		let clock = HybridLogicalClock(device: "stalled") { 100 }
+		let seen = Defaults.SyncTimestamp(milliseconds: 5_000, counter: counter, device: "other")
+		clock.observe(seen)
+		let next = clock.now()
+		#expect(next > seen)
+		#expect((next.milliseconds, next.counter) == (5_001, 0))
+	}
+
+	@Test func stampsNoRealClockGivesAreImplausible() {
+		let now: Int64 = 1_800_000_000_000
+		let year: Int64 = 366 * 86_400_000
+		func stamp(_ milliseconds: Int64, _ counter: UInt32 = 0) -> Defaults.SyncTimestamp {
+			Defaults.SyncTimestamp(milliseconds: milliseconds, counter: counter, device: "d")
+		}
+
+		#expect(stamp(now + year).implausibility(at: now) == nil)
+		#expect(stamp(-5).implausibility(at: now) == nil)
+		#expect(stamp(.min).implausibility(at: now) == nil)
+		#expect(stamp(now, Defaults.SyncTimestamp.maximumCounter).implausibility(at: now) == nil)
+		#expect(stamp(now + 11 * year).implausibility(at: now) != nil)
+		#expect(stamp(.max).implausibility(at: -now) != nil)
+		#expect(stamp(now, .max).implausibility(at: now) != nil)
+	}
 }
