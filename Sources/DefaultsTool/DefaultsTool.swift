@@ -58,7 +58,7 @@ struct DefaultsTool: ParsableCommand {
 			let words = Array(CommandLine.arguments.dropFirst())
 			try refuseUnknownCommand(words)
 			try refuseOptionLikeOperands(words)
-			var command = try parseAsRoot()
+			var command = try parse(words)
 			try command.run()
 		} catch {
 			let status = exitCode(for: error)
@@ -73,6 +73,22 @@ struct DefaultsTool: ParsableCommand {
 
 			Foundation.exit(failureStatus(for: error, parserStatus: status))
 		}
+	}
+
+	/**
+	The command and its options. `write` splits its own words (see
+	``WriteCommand/Words``): the argument parser only gets its name, as it
+	copies the list it collects once per word, so `-array` with 8,000 elements
+	took seconds (quadratic).
+	*/
+	private static func parse(_ words: [String]) throws -> any ParsableCommand {
+		guard words.first == WriteCommand.configuration.commandName else {
+			return try parseAsRoot()
+		}
+
+		var write = try WriteCommand.parse([])
+		write.arguments = Array(words.dropFirst())
+		return write
 	}
 
 	/**

@@ -66,7 +66,11 @@ enum ToolError: Error, CustomStringConvertible {
 		case .unknownTypeFlag(let word):
 			"unknown type '\(word)'; use one of \(ValueParser.flagSummary) (text that starts with '-' is written with -string)"
 		case .invalidDomainName(let name):
-			"domain name '\(name)' would leave the preferences folder: use a name without '/' that is not empty, '.' or '..', or a file's path that starts with '/' or '~/'"
+			if let problem = PreferencesLocation.lengthProblem(of: name) {
+				"domain name '\(name)' \(problem)"
+			} else {
+				"domain name '\(name)' would leave the preferences folder: use a name without '/' that is not empty, '.' or '..', or a file's path that starts with '/' or '~/'"
+			}
 		case .noSuchDomain(let name):
 			"domain '\(name)' does not exist (see 'defaults domains')"
 		case .noSuchFile(let path):

@@ -30,7 +30,7 @@ struct ImportCommand: ParsableCommand {
 
 	private func read(_ source: String) throws -> (Data, String) {
 		if source == "-" {
-			return (FileHandle.standardInput.readDataToEndOfFile(), "standard input")
+			return (try Self.readInput(from: .standardInput, sourceName: "standard input"), "standard input")
 		}
 
 		// Read through a file handle, so pipes and devices (/dev/stdin, FIFOs, <(command)) work too.
@@ -40,7 +40,7 @@ struct ImportCommand: ParsableCommand {
 		}
 
 		defer { try? handle.close() }
-		return (handle.readDataToEndOfFile(), path)
+		return (try Self.readInput(from: handle, sourceName: path), path)
 	}
 
 	static func dictionary(from data: Data, sourceName: String) throws -> [String: PropertyListValue] {

@@ -138,3 +138,70 @@ struct NoHangTests {
 		#expect(child.errorOutputText.contains("unwritten"), "the diagnostic names the key: \(child.errorOutputText)")
 	}
 }
+
+/// The real file system, except that replacing a file takes `delay` longer: a very large suite.
+private struct SlowFileSystem: PreferencesFileSystem {
+	let delay: TimeInterval
+	let started: DispatchSemaphore
+	private let real = POSIXFileSystem()
+
+	func identity(of url: URL) -> FileIdentity? {
+		real.identity(of: url)
+	}
+
+	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
+		try real.read(url)
+	}
+
+	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
+		started.signal()
+		Thread.sleep(forTimeInterval: delay)
+		try real.replaceAtomically(url, with: data)
+	}
+
+	func remove(_ url: URL) throws(Defaults.PersistenceError) {
+		try real.remove(url)
+	}
+
+	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
+		try real.moveAside(url, suffix: suffix)
+	}
+
+	func withExclusiveLock<Result>(
+		for url: URL,
+		waitingUntil deadline: ContinuousClock.Instant,
+		_ body: () throws(Defaults.PersistenceError) -> Result
+	) throws(Defaults.PersistenceError) -> Result {
+		try real.withExclusiveLock(for: url, waitingUntil: deadline, body)
+	}
+}
+
+@Suite("Who held the lock")
+struct LockHolderMessageTests {
+	/// This process's own slow flush is what kept the lock: the message must not blame another process.
+	@Test func aSlowFlushOfThisProcessIsNotBlamedOnAnother() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		let started = DispatchSemaphore(value: 0)
+		Persistence.install(SlowFileSystem(delay: 1, started: started), for: suite.defaults)
+		defer { Persistence.install(POSIXFileSystem(), for: suite.defaults) }
+		let file = try #require(Persistence.file(for: suite.defaults))
+
+		Defaults[key] = 1
+		let slowFlush = Thread { try? file.flush() }
+		slowFlush.start()
+		started.wait()
+		Defaults[key] = 2
+		var thrown: Defaults.PersistenceError?
+		do {
+			try file.flush(waitingUntil: .now + .milliseconds(100))
+		} catch {
+			thrown = error
+		}
+
+		let message = try #require(thrown).description
+		#expect(!message.contains("another process held"), "\(message)")
+		#expect(message.contains("this process"), "\(message)")
+		try Defaults.flush(suite: suite.defaults)
+	}
+}

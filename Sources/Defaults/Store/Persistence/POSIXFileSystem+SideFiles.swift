@@ -16,7 +16,11 @@ can still rename it.
 */
 enum TemporaryFileName {
 	static func make(for url: URL) -> URL {
-		url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+		url.deletingLastPathComponent().appendingPathComponent(name(for: url.lastPathComponent, writer: getpid(), random: .random(in: 0...UInt32.max)))
+	}
+
+	static func name(for fileName: String, writer: pid_t, random: UInt32) -> String {
+		".\(fileName).\(writer).\(random).tmp"
 	}
 
 	/// The process that wrote `fileName`, when it is a temporary file of `url`.
@@ -32,6 +36,39 @@ enum TemporaryFileName {
 		}
 
 		return pid_t(parts[0])
+	}
+}
+
+/**
+The names of the files the library keeps beside a suite's: its temporaries,
+its lock, its unreadable asides, and the same for its sync ledger
+(`<suite>.defaults-sync.plist`). A suite name is only accepted when the
+longest of them fits in a file name (`NAME_MAX`, 255 bytes), or every write
+of the suite would fail.
+*/
+enum SideFileNames {
+	static let maximumFileNameBytes = 255
+
+	static func lock(of fileName: String) -> String {
+		".\(fileName).lock"
+	}
+
+	static func aside(of fileName: String, suffix: String) -> String {
+		let url = URL(fileURLWithPath: fileName)
+		return "\(url.deletingPathExtension().lastPathComponent).\(suffix).\(url.pathExtension)"
+	}
+
+	/// What a sync ledger's domain adds to its suite's name.
+	static let ledgerSuffix = ".defaults-sync"
+
+	/// The length in bytes of the longest name derived from the suite `name`, each number in it at its widest; a ledger has no ledger of its own.
+	static func longestDerivedName(ofSuite name: String) -> Int {
+		let widestAside = "unreadable-\(String(repeating: "0", count: "yyyyMMddTHHmmss.SSS".count))-10000"
+		let files = name.hasSuffix(ledgerSuffix) ? ["\(name).plist"] : ["\(name).plist", "\(name)\(ledgerSuffix).plist"]
+		return files
+			.flatMap { [$0, TemporaryFileName.name(for: $0, writer: .max, random: .max), lock(of: $0), aside(of: $0, suffix: widestAside)] }
+			.map(\.utf8.count)
+			.max() ?? 0
 	}
 }
 
@@ -87,10 +124,9 @@ extension POSIXFileSystem {
 	*/
 	package func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
 		let folder = url.deletingLastPathComponent()
-		let name = url.deletingPathExtension().lastPathComponent
 		for attempt in 1...10_000 {
 			let candidate = attempt == 1 ? suffix : "\(suffix)-\(attempt)"
-			let aside = folder.appendingPathComponent("\(name).\(candidate).\(url.pathExtension)")
+			let aside = folder.appendingPathComponent(SideFileNames.aside(of: url.lastPathComponent, suffix: candidate))
 			let claim = open(aside.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
 			guard claim >= 0 else {
 				if errno == EEXIST {

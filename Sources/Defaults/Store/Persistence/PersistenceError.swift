@@ -13,7 +13,7 @@ extension Defaults {
 	```
 	*/
 	public enum PersistenceError: Error, Equatable, CustomStringConvertible {
-		/// The suite name is empty, contains `/`, or is `.`/`..`: its file would not stay in the preferences folder.
+		/// The suite name is empty, contains `/`, or is `.`/`..` (its file would not stay in the preferences folder), or is so long that the lock and temporary files named after it could not be created (over 198 bytes).
 		case invalidSuiteName(String)
 
 		/// Neither `XDG_CONFIG_HOME` (absolute) nor `HOME` is set, so there is no preferences folder.
@@ -34,13 +34,20 @@ extension Defaults {
 		/// The path holds a FIFO, socket, device or folder: the library opens regular files only, so it never blocks on one.
 		case notARegularFile(path: String)
 
-		/// Another process held the suite's lock (at `path`) longer than the library waits; the changes stay in memory and are retried.
+		/// The file is larger than a preferences file may be (64 MiB, `limit` bytes): it was not read, so memory stays bounded.
+		case fileTooLarge(path: String, size: Int64, limit: Int64)
+
+		/// The suite's lock (at `path`) stayed busy longer than the library waits, held by another process or by a slow flush of this one; the changes stay in memory and are retried.
 		case lockTimedOut(path: String, seconds: Double)
 
 		public var description: String {
 			switch self {
 			case .invalidSuiteName(let name):
-				"suite name '\(name)' would escape the preferences folder: use a name without '/' that is not empty, '.' or '..'"
+				if let problem = PreferencesLocation.lengthProblem(of: name) {
+					"suite name '\(name)' \(problem)"
+				} else {
+					"suite name '\(name)' would escape the preferences folder: use a name without '/' that is not empty, '.' or '..'"
+				}
 			case .noPreferencesFolder:
 				"no preferences folder: set HOME or an absolute XDG_CONFIG_HOME (refusing to write to /.config)"
 			case .relativePreferencesFolder(let variable, let path):
@@ -53,8 +60,10 @@ extension Defaults {
 				"\(path) is not a readable property list; it was left as it is"
 			case .notARegularFile(let path):
 				"\(path) is not a regular file (a FIFO, socket, device or folder); it was not opened and was left as it is"
+			case .fileTooLarge(let path, let size, let limit):
+				"\(path) is \(size) bytes, more than the \(limit / 1024 / 1024) MiB a preferences file may have; it was not read"
 			case .lockTimedOut(let path, let seconds):
-				"another process held the lock \(path) for more than \(seconds) s (a stopped process, a debugger?)"
+				"the lock \(path) stayed busy for more than \(seconds) s: a flush of this suite, by this process or another, held it that long (a very large suite, a stopped process, a debugger?)"
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Process-wide persistence settings and the queue coalesced flushes run on.
-enum PersistenceSettings {
+package enum PersistenceSettings {
 	private static let mode = Locked(Defaults.WriteMode.coalesced(milliseconds: 50))
 
 	static var writeMode: Defaults.WriteMode {
@@ -10,6 +10,16 @@ enum PersistenceSettings {
 	}
 
 	static let queue = DispatchQueue(label: "Defaults.persistence", qos: .utility)
+
+	/**
+	The largest suite file the library and the `defaults` tool read: 64 MiB.
+
+	A preferences file is kilobytes; a file this large at a suite's path is
+	something else (a log, a disk image written to the wrong name), and reading
+	it whole would take the process's memory with it. It is set aside unread,
+	as an unreadable file is.
+	*/
+	package static let maximumFileSize: Int64 = 64 * 1024 * 1024
 
 	/// How long a flush waits for another process to release the suite's lock before it gives up and retries later.
 	static let lockTimeout: Duration = .seconds(2)

@@ -32,13 +32,13 @@ extension PreferencesFile {
 	package func delete() throws(Defaults.PersistenceError) -> Deletion {
 		try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) -> Deletion in
 			let deletion: Deletion
-			switch SuiteFileContents.decode(try fileSystem.read(url)) {
+			switch try fileSystem.reading(url).reading {
 			case .missing:
 				deletion = .missing
 			case .contents:
 				try fileSystem.remove(url)
 				deletion = .deleted
-			case .unreadable:
+			case .unreadable, .tooLarge:
 				deletion = .movedAside(try fileSystem.moveUnreadableAside(url))
 			}
 

@@ -92,7 +92,7 @@ package struct PreferencesFile: Sendable {
 			nil
 		case .contents(let contents):
 			contents
-		case .unreadable:
+		case .unreadable, .tooLarge:
 			throw .unreadableFile(path: url.path)
 		}
 	}

@@ -52,6 +52,16 @@ extension PreferencesFileSystem {
 		return try moveAside(url, suffix: "unreadable-\(formatter.string(from: Date()))")
 	}
 
+	/// The file decoded, and its bytes; a file too large to read is a reading of its own, to be set aside like an unreadable one.
+	func reading(_ url: URL) throws(Defaults.PersistenceError) -> (reading: SuiteFileContents.Reading, data: Data?) {
+		do {
+			let data = try read(url)
+			return (SuiteFileContents.decode(data), data)
+		} catch .fileTooLarge(_, let size, let limit) {
+			return (.tooLarge(size: size, limit: limit), nil)
+		}
+	}
+
 	/// Runs `body` while holding the suite's inter-process lock, waiting at most ``PersistenceSettings/lockTimeout`` for it.
 	func withExclusiveLock<Result>(
 		for url: URL,
@@ -93,12 +103,19 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: info.st_mtim)
 	}
 
+	/// Refuses a file over ``PersistenceSettings/maximumFileSize`` by its size before reading it, and stops a file growing past it while being read.
 	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
 		guard let descriptor = try openRegularFile(url, O_RDONLY, operation: "read") else {
 			return nil
 		}
 
 		defer { close(descriptor) }
+		let limit = PersistenceSettings.maximumFileSize
+		var info = stat()
+		if fstat(descriptor, &info) == 0, Int64(info.st_size) > limit {
+			throw .fileTooLarge(path: url.path, size: Int64(info.st_size), limit: limit)
+		}
+
 		var data = Data()
 		var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 		while true {
@@ -116,6 +133,9 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 			}
 
 			data.append(contentsOf: buffer[0..<count])
+			if data.count > limit {
+				throw .fileTooLarge(path: url.path, size: Int64(data.count), limit: limit)
+			}
 		}
 	}
 
@@ -246,7 +266,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	}
 
 	private static func lockURL(for url: URL) -> URL {
-		url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
+		url.deletingLastPathComponent().appendingPathComponent(SideFileNames.lock(of: url.lastPathComponent))
 	}
 
 	/// Whether `path` still names the file open as `descriptor`.

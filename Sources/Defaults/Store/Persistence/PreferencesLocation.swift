@@ -33,10 +33,28 @@ package enum PreferencesLocation {
 		return environment
 	}()
 
+	/// Refuses a name whose file would leave the folder, or whose lock, temporary or aside file names would be too long to create.
 	static func validate(suiteName name: String) throws(Defaults.PersistenceError) {
-		guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+		guard
+			!name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0"),
+			SideFileNames.longestDerivedName(ofSuite: name) <= SideFileNames.maximumFileNameBytes
+		else {
 			throw .invalidSuiteName(name)
 		}
+	}
+
+	/// The longest suite name accepted, in UTF-8 bytes.
+	package static var longestSuiteName: Int {
+		SideFileNames.maximumFileNameBytes - SideFileNames.longestDerivedName(ofSuite: "")
+	}
+
+	/// Why `name` is refused when it is only its length, for messages; `nil` when it is not too long.
+	package static func lengthProblem(of name: String) -> String? {
+		guard name.utf8.count > longestSuiteName else {
+			return nil
+		}
+
+		return "is \(name.utf8.count) bytes long: the lock, temporary and set-aside files named after it would exceed the \(SideFileNames.maximumFileNameBytes)-byte limit of a file name; use at most \(longestSuiteName) bytes"
 	}
 
 	/// The preferences folder of this process.

@@ -58,31 +58,33 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		self.suite = suite
 		self.fileSystem = fileSystem
 		let identity = fileSystem.identity(of: url)
-		let data: Data?
 		do {
-			data = try fileSystem.read(url)
-		} catch {
-			data = nil
-			if case .notARegularFile = error {
-				setAsideSpecialFile()
+			let (reading, data) = try fileSystem.reading(url)
+			switch reading {
+			case .contents(let contents):
+				state.withLock { state in
+					state.lastKnown = contents
+					state.lastKnownVersion = FileVersion(identity: identity, contents: data)
+				}
+			case .tooLarge:
+				setAsideUnopened(because: reading.problem ?? "")
+			case .missing, .unreadable:
+				break
 			}
-		}
-
-		if case .contents(let contents) = SuiteFileContents.decode(data) {
-			state.withLock { state in
-				state.lastKnown = contents
-				state.lastKnownVersion = FileVersion(identity: identity, contents: data)
-			}
-		}
+		} catch .notARegularFile {
+			setAsideUnopened(because: "is not a regular file (a FIFO, socket or device) and was never opened")
+		} catch {}
 	}
 
 	/**
 	A FIFO, socket or device at the suite's path is never opened by the
-	library, but Foundation's own `UserDefaults` reads would block on it
-	forever: it is moved aside (kept for the user), so the suite starts empty.
+	library, and a file too large for a preferences file is never read, but
+	Foundation's own `UserDefaults` reads would block on the one and exhaust
+	memory on the other: it is moved aside (kept for the user), so the suite
+	starts empty.
 	*/
-	private func setAsideSpecialFile() {
-		var message = "\(url.path) is not a regular file (a FIFO, socket or device) and was never opened"
+	private func setAsideUnopened(because reason: String) {
+		var message = "\(url.path) \(reason)"
 		do {
 			let aside = try fileSystem.moveUnreadableAside(url)
 			message += "; moved aside to \(aside.path), the suite starts empty"
@@ -289,7 +291,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			return identity == nil ? ([:], nil) : nil
 		case .contents(let contents):
 			return (contents, data)
-		case .unreadable:
+		case .unreadable, .tooLarge:
 			return nil
 		}
 	}
@@ -317,15 +319,15 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				// Nobody wrote the file since this process last read or wrote it.
 				onDisk = lastKnown
 			} else {
-				let data = try fileSystem.read(url)
+				let (reading, data) = try fileSystem.reading(url)
 				version = FileVersion(identity: identity, contents: data)
-				switch SuiteFileContents.decode(data) {
+				switch reading {
 				case .missing:
 					onDisk = [:]
 				case .contents(let contents):
 					onDisk = contents
-				case .unreadable(let data):
-					let recovered = try recoverFromUnreadableFile(data)
+				case .unreadable, .tooLarge:
+					let recovered = try recoverFromUnreadableFile(reading)
 					onDisk = recovered.contents
 					outcome.diagnostics.append(recovered.diagnostic)
 					mustRewrite = true
@@ -439,10 +441,10 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 	holds in memory. The diagnostic is returned, to be reported once the locks are released.
 	*/
 	private func recoverFromUnreadableFile(
-		_ data: Data
+		_ reading: SuiteFileContents.Reading
 	) throws(Defaults.PersistenceError) -> (contents: [String: PropertyListValue], diagnostic: Defaults.Diagnostic) {
-		var message = "the file \(url.path) is not a readable property list (\(data.count) bytes)"
-		if !data.isEmpty {
+		var message = "the file \(url.path) \(reading.problem ?? "")"
+		if reading.mustBeSetAside {
 			let aside = try fileSystem.moveUnreadableAside(url)
 			message += "; moved aside to \(aside.path)"
 		}

@@ -9,6 +9,32 @@ package enum SuiteFileContents {
 		case contents([String: PropertyListValue])
 		/// The file exists but is not a property-list dictionary (empty, truncated or not a plist).
 		case unreadable(Data)
+		/// The file is larger than a preferences file may be, and was not read.
+		case tooLarge(size: Int64, limit: Int64)
+
+		/// What is wrong with the file, for a diagnostic; `nil` when nothing is.
+		var problem: String? {
+			switch self {
+			case .missing, .contents:
+				nil
+			case .unreadable(let data):
+				"is not a readable property list (\(data.count) bytes)"
+			case .tooLarge(let size, let limit):
+				"is \(size) bytes, more than the \(limit / 1024 / 1024) MiB a preferences file may have, and was not read"
+			}
+		}
+
+		/// Whether the file holds something to keep for the user before it is replaced: an empty one holds nothing.
+		var mustBeSetAside: Bool {
+			switch self {
+			case .missing, .contents:
+				false
+			case .unreadable(let data):
+				!data.isEmpty
+			case .tooLarge:
+				true
+			}
+		}
 	}
 
 	static func decode(_ data: Data?) -> Reading {
