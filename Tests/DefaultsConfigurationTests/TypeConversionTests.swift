@@ -10,7 +10,11 @@ import Testing
 struct TypeConversionTests {
 	@Test func numbersConvertWhenNothingIsLost() throws {
 		let suite = TemporarySuite()
-		suite.defaults.setRawAndSynchronize(["timeout": 15, "ratio": 2.0, "half": 0.5, "small": Float(0.1)], forKey: "http")
+		// Written as the library writes it (a binary property list keeps the `Float`; Foundation's XML would not), by "another process".
+		let stored: [String: Any] = ["http": ["timeout": 15, "ratio": 2.0, "half": 0.5, "small": Float(0.1)]]
+		try PropertyListSerialization.data(fromPropertyList: stored, format: .binary, options: 0)
+			.write(to: TestEnvironment.fileURL(ofSuite: suite.name), options: .atomic)
+		try Defaults.flush(suite: suite.defaults)
 		let provider = DefaultsProvider(suite: suite.defaults)
 
 		#expect(try provider.value(forKey: ["http", "timeout"], type: .double).value?.content == .double(15))

@@ -76,7 +76,7 @@ struct ObservableDefaultCompilerErrorTests {
 			[
 				"swiftc", "-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm",
 				"-I", modules.path, "-load-plugin-executable", "\(plugin.path)#DefaultsMacrosPlugin", source.path,
-			],
+			] + BuildModules.moduleMapArguments(in: modules.deletingLastPathComponent()),
 			environment: ProcessInfo.processInfo.environment
 		)
 

@@ -18,6 +18,8 @@ extension PostgresTests {
 			var options: Defaults.PostgresRemoteStore.Options {
 				var options = PostgresTestServer.quickOptions
 				options.table = name
+				// Each test creates its own table first, which can take longer than 3 s on a busy machine.
+				options.operationTimeout = .seconds(15)
 				return options
 			}
 

@@ -98,7 +98,7 @@ struct ObserveCallSitesCompileTests {
 		let compiler = Process()
 		compiler.executableURL = URL(fileURLWithPath: try #require(Self.swiftc(), "swiftc not found on PATH"))
 		compiler.arguments = ["-typecheck", "-swift-version", languageMode, "-warnings-as-errors", "-I", modules.path]
-			+ Self.moduleMapArguments(in: modules.deletingLastPathComponent()) + [source.path]
+			+ BuildModules.moduleMapArguments(in: modules.deletingLastPathComponent()) + [source.path]
 		let errors = Pipe()
 		compiler.standardError = errors
 		try compiler.run()
@@ -106,16 +106,6 @@ struct ObserveCallSitesCompileTests {
 		compiler.waitUntilExit()
 
 		#expect(compiler.terminationStatus == 0, "\(diagnostics)")
-	}
-
-	/// The C modules of the build (OpenCombine's helpers, with the Combine trait), which the Swift modules import.
-	private static func moduleMapArguments(in buildFolder: URL) -> [String] {
-		let folders = (try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []
-		return folders
-			.filter { $0.hasSuffix(".build") && !$0.hasSuffix("-tool.build") }
-			.map { buildFolder.appendingPathComponent($0).appendingPathComponent("module.modulemap").path }
-			.filter { FileManager.default.fileExists(atPath: $0) }
-			.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
 	}
 
 	private static func swiftc() -> String? {
