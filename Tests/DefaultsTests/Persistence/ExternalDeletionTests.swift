@@ -87,21 +87,13 @@ struct ExternalDeletionTests {
 }
 
 /// The real file system, except that replacing a file fails while `failsWrites` is on.
-final class SwitchableFileSystem: PreferencesFileSystem {
-	private let real = POSIXFileSystem()
+final class SwitchableFileSystem: ForwardingFileSystem {
+	let real = POSIXFileSystem()
 	private let failing = Locked(false)
 
 	var failsWrites: Bool {
 		get { failing.withLock { $0 } }
 		set { failing.withLock { $0 = newValue } }
-	}
-
-	func identity(of url: URL) -> FileIdentity? {
-		real.identity(of: url)
-	}
-
-	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
-		try real.read(url)
 	}
 
 	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
@@ -112,27 +104,4 @@ final class SwitchableFileSystem: PreferencesFileSystem {
 		try real.replaceAtomically(url, with: data)
 	}
 
-	func remove(_ url: URL) throws(Defaults.PersistenceError) {
-		try real.remove(url)
-	}
-
-	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
-		try real.moveAside(url, suffix: suffix)
-	}
-
-	func removeAbandonedTemporaries(of url: URL) {
-		real.removeAbandonedTemporaries(of: url)
-	}
-
-	func withExclusiveLock<Result>(
-		for url: URL,
-		waitingUntil deadline: ContinuousClock.Instant,
-		_ body: () throws(Defaults.PersistenceError) -> Result
-	) throws(Defaults.PersistenceError) -> Result {
-		try real.withExclusiveLock(for: url, waitingUntil: deadline, body)
-	}
-
-	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {
-		try real.removeLockFile(for: url)
-	}
 }

@@ -2,17 +2,9 @@ import Foundation
 @testable import Defaults
 
 /// The real file system, except that replacing a file fails (a full disk, a read-only folder).
-struct FailingFileSystem: PreferencesFileSystem {
+struct FailingFileSystem: ForwardingFileSystem {
 	let reason: String
-	private let real = POSIXFileSystem()
-
-	func identity(of url: URL) -> FileIdentity? {
-		real.identity(of: url)
-	}
-
-	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
-		try real.read(url)
-	}
+	let real = POSIXFileSystem()
 
 	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
 		throw .fileOperationFailed(operation: "write", path: url.path, reason: reason)
@@ -20,18 +12,6 @@ struct FailingFileSystem: PreferencesFileSystem {
 
 	func remove(_ url: URL) throws(Defaults.PersistenceError) {
 		throw .fileOperationFailed(operation: "delete", path: url.path, reason: reason)
-	}
-
-	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
-		try real.moveAside(url, suffix: suffix)
-	}
-
-	func withExclusiveLock<Result>(
-		for url: URL,
-		waitingUntil deadline: ContinuousClock.Instant,
-		_ body: () throws(Defaults.PersistenceError) -> Result
-	) throws(Defaults.PersistenceError) -> Result {
-		try real.withExclusiveLock(for: url, waitingUntil: deadline, body)
 	}
 }
 

@@ -140,18 +140,10 @@ struct NoHangTests {
 }
 
 /// The real file system, except that replacing a file takes `delay` longer: a very large suite.
-private struct SlowFileSystem: PreferencesFileSystem {
+private struct SlowFileSystem: ForwardingFileSystem {
 	let delay: TimeInterval
 	let started: DispatchSemaphore
-	private let real = POSIXFileSystem()
-
-	func identity(of url: URL) -> FileIdentity? {
-		real.identity(of: url)
-	}
-
-	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
-		try real.read(url)
-	}
+	let real = POSIXFileSystem()
 
 	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
 		started.signal()
@@ -159,21 +151,6 @@ private struct SlowFileSystem: PreferencesFileSystem {
 		try real.replaceAtomically(url, with: data)
 	}
 
-	func remove(_ url: URL) throws(Defaults.PersistenceError) {
-		try real.remove(url)
-	}
-
-	func moveAside(_ url: URL, suffix: String) throws(Defaults.PersistenceError) -> URL {
-		try real.moveAside(url, suffix: suffix)
-	}
-
-	func withExclusiveLock<Result>(
-		for url: URL,
-		waitingUntil deadline: ContinuousClock.Instant,
-		_ body: () throws(Defaults.PersistenceError) -> Result
-	) throws(Defaults.PersistenceError) -> Result {
-		try real.withExclusiveLock(for: url, waitingUntil: deadline, body)
-	}
 }
 
 @Suite("Who held the lock")

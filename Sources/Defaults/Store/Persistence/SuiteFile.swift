@@ -15,15 +15,10 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		let generation: UInt64
 	}
 
-	/// A key another process changed: its value in the file before and after.
-	struct ExternalChange {
-		let old: PropertyListValue?
-		let new: PropertyListValue?
-	}
-
 	/// What a flush found, delivered once every lock is released: user code (observers, diagnostic handlers) may write and flush again.
 	private struct Outcome {
-		var external: [String: ExternalChange] = [:]
+		/// The keys other processes changed, with their new values (`nil`: removed).
+		var external: [String: PropertyListValue?] = [:]
 		var diagnostics: [Defaults.Diagnostic] = []
 		/// The external changes, applied to the suite's values (while the file lock was held), for their observers.
 		var notifications: [ChangeNotification] = []
@@ -358,9 +353,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				}
 
 				var external = externalChanges(from: state.lastKnown, to: onDisk, excluding: written)
-				external.merge(externalChanges(from: contents, to: final, excluding: written)) { earlier, later in
-					ExternalChange(old: earlier.old, new: later.new)
-				}
+				external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
 				state.lastKnown = final
 				state.lastKnownVersion = version
 				state.lastWriteDuration = writeDuration ?? state.lastWriteDuration
@@ -454,15 +447,15 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		return (inMemory, diagnostic)
 	}
 
-	/// What other processes changed between two readings of the file, leaving out keys this process is about to write.
+	/// What other processes changed between two readings of the file (each key's new value), leaving out keys this process is about to write.
 	private func externalChanges(
 		from old: [String: PropertyListValue],
 		to new: [String: PropertyListValue],
 		excluding pending: Set<String>
-	) -> [String: ExternalChange] {
-		var changes: [String: ExternalChange] = [:]
+	) -> [String: PropertyListValue?] {
+		var changes: [String: PropertyListValue?] = [:]
 		for name in SuiteFileContents.changedKeys(from: old, to: new) where !pending.contains(name) {
-			changes[name] = ExternalChange(old: old[name], new: new[name])
+			changes[name] = .some(new[name])
 		}
 
 		return changes
@@ -478,7 +471,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			return
 		}
 
-		outcome.notifications = Suite.of(suite).applyExternalChanges(outcome.external.mapValues { $0.new?.object })
+		outcome.notifications = Suite.of(suite).applyExternalChanges(outcome.external.mapValues { $0?.object })
 	}
 
 	/// Reports and notifies what a flush or a look at the file found, once every lock is released.
