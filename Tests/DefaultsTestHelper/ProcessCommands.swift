@@ -51,13 +51,22 @@ func runProcessCommand(_ arguments: [String]) {
 	case "write-exit-later":
 		let defaults = suite(arguments[1])
 		defaults[Defaults.Key<Int>(arguments[2], default: -1, suite: defaults)] = Int(arguments[3])!
-		say("written")
 		let delay = UInt32(arguments[4])!
+		// The signal must land on the main thread (a thread the signal parks never gets to call exit()): the
+		// thread starts with the termination signals blocked, as it inherits the mask it is created under.
+		var termination = sigset_t()
+		sigemptyset(&termination)
+		for number in [SIGTERM, SIGINT, SIGHUP] {
+			sigaddset(&termination, number)
+		}
+		pthread_sigmask(SIG_BLOCK, &termination, nil)
 		Thread {
 			usleep(delay * 1000)
 			say("exiting")
 			exit(0)
 		}.start()
+		pthread_sigmask(SIG_UNBLOCK, &termination, nil)
+		say("written")
 		sleep(10)
 		say("returned")
 

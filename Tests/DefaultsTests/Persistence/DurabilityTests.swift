@@ -8,12 +8,11 @@ struct DurabilityTests {
 	@Test func writesReachDiskWithoutAnyCall() {
 		let suite = TestSuite()
 		let key = Defaults.Key<String>(suite.keyName(), default: "", suite: suite.defaults)
-		let written = Date()
 		Defaults[key] = "saved"
 
-		let arrived = suite.wait(timeout: 2) { suite.fileContents()?[key.name] as? String == "saved" }
+		// How soon is the benchmark's to say (the coalescing window is 50 ms); here: without any call, nothing but time passing.
+		let arrived = suite.wait(timeout: 20) { suite.fileContents()?[key.name] as? String == "saved" }
 		#expect(arrived)
-		#expect(Date().timeIntervalSince(written) < 1, "coalesced within the default 50 ms window, plus scheduling")
 	}
 
 	@Test func flushReturnsWithTheFileComplete() throws {

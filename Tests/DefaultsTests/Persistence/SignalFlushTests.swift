@@ -134,7 +134,7 @@ struct SignalFlushTests {
 			let holder = try HelperProcess.start(["hold-lock", suite.name])
 			defer { holder.kill() }
 			#expect(holder.waitForLine(timeout: 10) { $0 == "locked" } != nil)
-			let child = try HelperProcess.start(["write-exit-later", suite.name, "t\(trial)", "\(trial)", "100"])
+			let child = try HelperProcess.start(["write-exit-later", suite.name, "t\(trial)", "\(trial)", "500"])
 			#expect(child.waitForLine(timeout: 10) { $0 == "written" } != nil)
 
 			child.send(SIGTERM)
