@@ -21,6 +21,7 @@ import Synchronization
 //   sync-read FOLDER DEVICE SUITE KEY           syncs KEY as DEVICE until in step, prints "value INT"
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
 //   write-block, write-signal-threads, write-exit-later, write-flush-loop, fork-pending  see ProcessCommands.swift
+//   migrate                            see MigrationCommands.swift
 //   delete-file SUITE                  deletes the suite's file, as `rm` does
 //   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
 //                                      garbage and prints "garbage TEXT"; then writes a key and flushes (which sets the garbage aside)
@@ -117,6 +118,9 @@ guard let command = arguments.first else {
 switch command {
 case "fuzz-archives", "fuzz-values", "crafted-archives", "archive-unnameable":
 	runFuzzCommand(arguments)
+
+case "migrate":
+	runMigrationCommand(arguments)
 
 case "write-block", "write-signal-threads", "write-exit-later", "write-flush-loop", "fork-pending":
 	runProcessCommand(arguments)

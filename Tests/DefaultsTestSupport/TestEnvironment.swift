@@ -29,5 +29,6 @@ public enum TestEnvironment {
 	public static func removeFiles(ofSuite name: String) {
 		try? FileManager.default.removeItem(at: fileURL(ofSuite: name))
 		try? FileManager.default.removeItem(at: configHome.appendingPathComponent(".\(name).plist.lock"))
+		try? FileManager.default.removeItem(at: configHome.appendingPathComponent(".\(name).plist.migration.lock"))
 	}
 }

@@ -39,6 +39,10 @@ extension Defaults {
 			case syncFailed
 			/// What the synchroniser did, reported only while `Defaults.iCloud.isDebug` is on.
 			case syncEvent
+			/// A migration threw, or its changes could not be written: the suite was left as it was, and the migrations run again next time.
+			case migrationFailed
+			/// A suite was migrated by a newer version of the app than this one: no migration ran, and its recorded version stays.
+			case newerSettingsVersion
 		}
 
 		/// What went wrong.

@@ -35,7 +35,30 @@ extension Defaults {
 		```
 		*/
 		public convenience init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false) {
-			self.init(name: name, suite: suite, iCloud: iCloud, defaultValueGetter: { defaultValue }, registering: defaultValue)
+			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: [], defaultValueGetter: { defaultValue }, registering: defaultValue)
+		}
+
+		/**
+		Creates a key that was stored under other names before: a key renamed
+		in a new version of the app keeps the value its users stored.
+
+		When nothing is stored under `name` and something is under one of
+		`previousNames` (the first one that has a value wins), the value moves
+		to `name` as one step, under the suite's inter-process lock: no process
+		sees it under both names or under neither, observers of this key hear
+		it, and the previous names are removed (for a synced key, on the remote
+		too, so no device brings them back). It happens when the key is
+		created, once; later it finds the value already moved.
+
+		```swift
+		extension Defaults.Keys {
+			// Stored as "fontSize" in version 1, "textSize" in version 2.
+			static let readingTextSize = Key<Double>("readingTextSize", default: 14, previousNames: ["textSize", "fontSize"])
+		}
+		```
+		*/
+		public convenience init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false, previousNames: [String]) {
+			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: previousNames, defaultValueGetter: { defaultValue }, registering: defaultValue)
 		}
 
 		/**
@@ -48,11 +71,23 @@ extension Defaults {
 		```
 		*/
 		public convenience init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, default defaultValueGetter: @escaping () -> Value) {
-			self.init(name: name, suite: suite, iCloud: iCloud, defaultValueGetter: defaultValueGetter, registering: nil)
+			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: [], defaultValueGetter: defaultValueGetter, registering: nil)
+		}
+
+		/**
+		Creates a key with a dynamic default that was stored under other names
+		before (see ``init(_:default:suite:iCloud:previousNames:)``).
+
+		```swift
+		static let camera = Key<String>("camera", previousNames: ["cameraName"]) { ProcessInfo.processInfo.hostName }
+		```
+		*/
+		public convenience init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, previousNames: [String], default defaultValueGetter: @escaping () -> Value) {
+			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: previousNames, defaultValueGetter: defaultValueGetter, registering: nil)
 		}
 
 		/// `registering`: the static default to register with the suite (dynamic defaults are never registered).
-		private init(name: String, suite: UserDefaults, iCloud: Bool, defaultValueGetter: @escaping () -> Value, registering staticDefault: Value?) {
+		private init(name: String, suite: UserDefaults, iCloud: Bool, previousNames: [String], defaultValueGetter: @escaping () -> Value, registering staticDefault: Value?) {
 			self.defaultValueGetter = defaultValueGetter
 			self.codec = PlistCodec<Value>.resolve()
 			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
@@ -63,6 +98,10 @@ extension Defaults {
 
 			if iCloud {
 				Defaults.iCloud.add(self)
+			}
+
+			if !previousNames.isEmpty {
+				suiteObject.adoptValue(of: previousNames, as: name)
 			}
 		}
 
@@ -90,6 +129,20 @@ extension Defaults.Key {
 	*/
 	public convenience init<T>(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false) where Value == T? {
 		self.init(name, default: nil, suite: suite, iCloud: iCloud)
+	}
+
+	/**
+	Creates an optional key whose default is `nil`, stored under other names
+	before (see ``init(_:default:suite:iCloud:previousNames:)``).
+
+	```swift
+	extension Defaults.Keys {
+		static let nickname = Key<String?>("nickname", previousNames: ["name"])
+	}
+	```
+	*/
+	public convenience init<T>(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, previousNames: [String]) where Value == T? {
+		self.init(name, default: nil, suite: suite, iCloud: iCloud, previousNames: previousNames)
 	}
 }
 

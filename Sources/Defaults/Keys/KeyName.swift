@@ -30,6 +30,14 @@ enum KeyName {
 		return nil
 	}
 
+	/// Where a suite records the version its migrations reached: a name no valid key can have (it starts with `@` and holds a dot).
+	static let migrationVersion = "@Defaults.migrationVersion"
+
+	/// Whether `name` is the library's own bookkeeping rather than a key's: left out of `removeAll()` and exports.
+	static func isReserved(_ name: String) -> Bool {
+		name == migrationVersion
+	}
+
 	static func validate(_ name: String) {
 		if let problem = problem(with: name) {
 			DiagnosticReporter.report(.invalidKeyName, key: name, problem)

@@ -75,9 +75,9 @@ extension Suite {
 		return notifications
 	}
 
-	/// Removes every value stored in the suite, telling each key's observers; registered defaults stay.
+	/// Removes every value stored in the suite, telling each key's observers; registered defaults and the migration version stay.
 	func removeAll() {
-		for name in values.storedNames() {
+		for name in values.storedNames() where !KeyName.isReserved(name) {
 			change(name, to: nil, origin: .local)
 		}
 	}

@@ -39,6 +39,18 @@ final class Suite: Sendable {
 		self.persistence = Locked(persistence)
 	}
 
+	/// How messages name the suite: its domain, or what stands for it.
+	var displayName: String {
+		switch identity {
+		case .standard:
+			file?.domainName ?? "standard"
+		case .named(let name):
+			name
+		case .object, .inMemory:
+			"an unnamed suite"
+		}
+	}
+
 	// MARK: Persistence
 
 	/// The suite's file, when it has one (Linux, a nameable suite, a usable preferences folder).

@@ -222,6 +222,27 @@ final class Synchronizer: Sendable {
 		recordLocalChange(KeyID(suite: suite.identity, name: name), to: object)
 	}
 
+	/**
+	Publishes the removal of `names`, previous names of a synced key whose
+	value moved to its new name: the remote's entries become tombstones
+	stamped now, so no device pulls the old names back. Only suites with a
+	synced key do this.
+	*/
+	func retire(_ names: [String], in suite: Suite) {
+		guard let ledger = state.withLock({ state in state.keys.keys.contains { $0.suite == suite.identity } ? state.ledgers[suite.identity] : nil }) else {
+			return
+		}
+
+		for name in names {
+			let timestamp = clock.now()
+			ledger.record(timestamp, for: name)
+			state.withLock { $0.outbox[name] = Defaults.RemoteEntry(value: nil, timestamp: timestamp) }
+			debug("retired '\(name)' at \(timestamp)")
+		}
+
+		work.yield(.publish)
+	}
+
 	private func recordLocalChange(_ id: KeyID, to object: Any?) {
 		guard let ledger = state.withLock({ $0.keys[id] != nil ? $0.ledgers[id.suite] : nil }) else {
 			return

@@ -58,6 +58,9 @@ enum SideFileNames {
 		return "\(url.deletingPathExtension().lastPathComponent).\(suffix).\(url.pathExtension)"
 	}
 
+	/// What the migration lock's name adds to its suite file's name (before the lock's own suffix).
+	static let migrationExtension = "migration"
+
 	/// What a sync ledger's domain adds to its suite's name.
 	static let ledgerSuffix = ".defaults-sync"
 
@@ -66,7 +69,7 @@ enum SideFileNames {
 		let widestAside = "unreadable-\(String(repeating: "0", count: "yyyyMMddTHHmmss.SSS".count))-10000"
 		let files = name.hasSuffix(ledgerSuffix) ? ["\(name).plist"] : ["\(name).plist", "\(name)\(ledgerSuffix).plist"]
 		return files
-			.flatMap { [$0, TemporaryFileName.name(for: $0, writer: .max, random: .max), lock(of: $0), aside(of: $0, suffix: widestAside)] }
+			.flatMap { [$0, TemporaryFileName.name(for: $0, writer: .max, random: .max), lock(of: $0), lock(of: "\($0).\(migrationExtension)"), aside(of: $0, suffix: widestAside)] }
 			.map(\.utf8.count)
 			.max() ?? 0
 	}

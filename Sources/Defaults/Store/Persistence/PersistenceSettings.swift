@@ -24,6 +24,9 @@ package enum PersistenceSettings {
 	/// How long a flush waits for another process to release the suite's lock before it gives up and retries later.
 	static let lockTimeout: Duration = .seconds(2)
 
+	/// How long `Defaults.migrate` waits for another process's migrations of the same suite (they may run a while) before it gives up.
+	static let migrationLockTimeout: Duration = .seconds(60)
+
 	/// How long the flush at exit, or on a termination signal, may take in all: the process ends even if another holds the lock.
 	static let exitFlushLimit: Duration = .seconds(2)
 

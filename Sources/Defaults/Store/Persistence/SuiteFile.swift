@@ -20,9 +20,19 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		/// The keys other processes changed, with their new values (`nil`: removed).
 		var external: [String: PropertyListValue?] = [:]
 		var diagnostics: [Defaults.Diagnostic] = []
-		/// The external changes, applied to the suite's values (while the file lock was held), for their observers.
+		/// The changes a commit made, written with the pending ones (`nil`: removed).
+		var committed: [String: PropertyListValue?] = [:]
+		/// The external and committed changes, applied to the suite's values (while the file lock was held), for their observers.
 		var notifications: [ChangeNotification] = []
 	}
+
+	/**
+	Decides, under the inter-process lock, what a commit changes, given the
+	suite's stored values as they are now (the file with this process's
+	pending changes): each name's new value, `nil` to remove it. Library code
+	only: it runs under every lock of the suite.
+	*/
+	typealias CommitDecision = ([String: PropertyListValue]) -> [String: PropertyListValue?]
 
 	private struct State {
 		/// A forked child starts with none: its parent's pending changes are the parent's to write.
@@ -223,13 +233,53 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			}
 
 			defer { fileLock.unlock() }
-			var outcome = try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout)
+			var outcome = try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout, committing: nil)
 			applyToValues(&outcome)
 			return outcome
 		}
 
 		state.withLock { $0.retryDelay = nil }
 		deliver(outcome)
+	}
+
+	/**
+	Changes several keys as one step: under the inter-process lock, `decide`
+	sees the suite's stored values as they are now and returns the changes,
+	which are written in the same atomic replace as this process's pending
+	changes. Other processes see all of them or none; a process killed before
+	the replace leaves the file as it was. Observers hear each change once the
+	file is written and every lock released. Returns the changes made.
+	*/
+	func commit(_ decide: @escaping CommitDecision) throws(Defaults.PersistenceError) -> [String: PropertyListValue?] {
+		let start = ContinuousClock.now
+		let outcome = try TerminationSignalFlush.withSignalsDeferred { () throws(Defaults.PersistenceError) -> Outcome in
+			guard fileLock.lock(before: Date() + (PersistenceSettings.lockTimeout * 5).timeInterval) else {
+				throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
+			}
+
+			defer { fileLock.unlock() }
+			var outcome = try writePending(waitingUntil: .now + PersistenceSettings.lockTimeout, committing: decide)
+			applyToValues(&outcome)
+			return outcome
+		}
+
+		state.withLock { $0.retryDelay = nil }
+		deliver(outcome)
+		return outcome.committed
+	}
+
+	/**
+	Runs `body` holding the suite's migration lock, an inter-process lock of
+	its own (`.NAME.plist.migration.lock`): migrations of one suite never run
+	in two processes or threads at once, while reads, writes and flushes go
+	on (they take the file's lock, which `body` holds only while it commits).
+	Waits until `deadline` at most.
+	*/
+	func withMigrationLock<Result>(
+		waitingUntil deadline: ContinuousClock.Instant,
+		_ body: () throws(Defaults.PersistenceError) -> Result
+	) throws(Defaults.PersistenceError) -> Result {
+		try fileSystem.withExclusiveLock(for: url.appendingPathExtension(SideFileNames.migrationExtension), waitingUntil: deadline, body)
 	}
 
 	/// Re-reads the file after another process changed it and delivers what changed.
@@ -291,13 +341,17 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		}
 	}
 
-	/// Applies the pending changes to the file; returns the keys other processes changed meanwhile and what to report.
-	private func writePending(waitingUntil deadline: ContinuousClock.Instant) throws(Defaults.PersistenceError) -> Outcome {
+	/**
+	Applies the pending changes to the file, with what `commit` decides;
+	returns the keys other processes changed meanwhile, the committed changes
+	and what to report.
+	*/
+	private func writePending(waitingUntil deadline: ContinuousClock.Instant, committing commit: CommitDecision?) throws(Defaults.PersistenceError) -> Outcome {
 		// A copy made under the lock: the dictionary's storage is never shared with a thread that records meanwhile.
 		let pending = state.withLock { state in
 			state.pending.map { (name: $0.key, change: $0.value) }
 		}
-		guard !pending.isEmpty else {
+		guard !pending.isEmpty || commit != nil else {
 			// Nothing to write: a flush still brings in what others wrote (raw `synchronize()` in this process among them).
 			return changesSinceLastLook()
 		}
@@ -334,19 +388,27 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				contents[name] = change.value
 			}
 
+			if let commit {
+				outcome.committed = commit(contents)
+				for (name, value) in outcome.committed {
+					contents[name] = value
+				}
+			}
+
+			let committedAsWritten = outcome.committed.map { (name: $0.key, change: Pending(value: $0.value, generation: 0)) }
 			var writeDuration: DispatchTimeInterval?
 			var final = contents
 			if mustRewrite || contents != onDisk {
 				let start = DispatchTime.now()
 				version = try replace(with: contents)
 				writeDuration = .nanoseconds(Int(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
-				let inStep = try keepFoundationInStep(written: version, pending: pending)
+				let inStep = try keepFoundationInStep(written: version, pending: pending.filter { outcome.committed[$0.name] == nil } + committedAsWritten)
 				final = inStep.contents ?? contents
 				version = inStep.version
 				outcome.diagnostics += inStep.diagnostics
 			}
 
-			let written = Set(pending.map(\.name))
+			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
 			outcome.external = state.withLock { state in
 				for (name, change) in pending where state.pending[name]?.generation == change.generation {
 					state.pending[name] = nil
@@ -462,16 +524,18 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 	}
 
 	/**
-	Applies what other processes changed to the suite's values; call with
+	Applies what other processes changed, and what a commit changed, to the
+	suite's values; call with
 	`fileLock` held, so that whoever takes the lock next (a flush returning to
 	its caller) finds the values already up to date.
 	*/
 	private func applyToValues(_ outcome: inout Outcome) {
-		guard !outcome.external.isEmpty else {
+		let changes = outcome.external.merging(outcome.committed) { _, committed in committed }
+		guard !changes.isEmpty else {
 			return
 		}
 
-		outcome.notifications = Suite.of(suite).applyExternalChanges(outcome.external.mapValues { $0?.object })
+		outcome.notifications = Suite.of(suite).applyExternalChanges(changes.mapValues { $0?.object })
 	}
 
 	/// Reports and notifies what a flush or a look at the file found, once every lock is released.

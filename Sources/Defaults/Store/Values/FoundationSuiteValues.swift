@@ -49,6 +49,15 @@ final class FoundationSuiteValues: SuiteValueStore {
 		return defaults.persistentDomain(forName: domainName)?[name] != nil ? object : nil
 	}
 
+	func storedObject(forKey name: String) -> Any? {
+		guard let domainName = persistentDomainName else {
+			let object = defaults.object(forKey: name)
+			return object.map { isRegisteredDefault($0, forKey: name) } == false && argument(forKey: name) == nil ? object : nil
+		}
+
+		return defaults.persistentDomain(forName: domainName)?[name]
+	}
+
 	func ownValues() -> [String: PropertyListValue] {
 		let stored: [String: Any]
 		if let domainName = persistentDomainName {

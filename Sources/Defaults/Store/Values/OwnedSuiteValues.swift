@@ -56,6 +56,12 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return arguments[name] ?? stored[name]
 	}
 
+	func storedObject(forKey name: String) -> Any? {
+		lock.lock()
+		defer { lock.unlock() }
+		return stored[name]
+	}
+
 	func ownValues() -> [String: PropertyListValue] {
 		lock.lock()
 		let own = stored.merging(arguments) { $1 }

@@ -63,6 +63,9 @@ protocol SuiteValueStore: AnyObject, Sendable {
 	/// The suite's own value for `name`: stored, or given as a launch argument; registered and global defaults left out.
 	func ownObject(forKey name: String) -> Any?
 
+	/// The value stored in the suite for `name`, whatever launch arguments, global or registered defaults say.
+	func storedObject(forKey name: String) -> Any?
+
 	/// Every value of the suite's own (stored, overridden by launch arguments), read at once.
 	func ownValues() -> [String: PropertyListValue]
 

@@ -1,0 +1,163 @@
+import Foundation
+
+extension Defaults {
+	/**
+	The suite's stored values as a migration sees and changes them.
+
+	It starts as the suite was stored when ``Defaults/migrate(_:suite:)``
+	began and carries each migration's changes to the next; nothing reaches
+	the suite until every migration has returned, and then all of it at once.
+	Values read here are the suite's own, stored ones: registered defaults,
+	launch arguments and the global domain are left out, so a migration sees
+	what the user had.
+
+	```swift
+	Defaults.Migration(version: 5) { settings in
+		// Read as it was stored then: any type the library can decode, or the raw property-list object.
+		let wasDark = try settings.value(Bool.self, forKey: "darkMode") ?? false
+		settings.removeObject(forKey: "darkMode")
+		// Write in the new form.
+		try settings.set(wasDark ? "dark" : "system", forKey: "appearance")
+	}
+	```
+
+	A context is only valid inside the migration it is given to.
+	*/
+	public final class MigrationContext {
+		private var values: [String: PropertyListValue]
+
+		/// A subscript setter cannot throw: its first failure is kept and thrown once the migration returns.
+		var firstFailure: (any Error)?
+
+		init(values: [String: PropertyListValue]) {
+			self.values = values.filter { !KeyName.isReserved($0.key) }
+		}
+
+		/// The names of every value stored in the suite now, sorted.
+		public var names: [String] {
+			values.keys.sorted()
+		}
+
+		/**
+		The property-list object stored under `name` (a `String`, `Int`,
+		`Double`, `Bool`, `Date`, `Data`, or an array or dictionary of them),
+		or `nil`.
+
+		```swift
+		if let legacy = settings.object(forKey: "colors") as? [String: String] { … }
+		```
+		*/
+		public func object(forKey name: String) -> Any? {
+			values[name]?.object
+		}
+
+		/**
+		The value stored under `name`, decoded as `type` the way a key of that
+		type decodes it; `nil` when nothing is stored. Throws when something is
+		stored that does not decode as `type`.
+
+		```swift
+		let volume = try settings.value(Int.self, forKey: "volume")
+		```
+		*/
+		public func value<Value: Defaults.Serializable>(_ type: Value.Type = Value.self, forKey name: String) throws -> Value? {
+			guard let object = values[name]?.object else {
+				return nil
+			}
+
+			return try PlistCodec<Value>.resolve().decode(object)
+		}
+
+		/**
+		Stores `value` under `name` in the form a key of its type stores it
+		(a `nil` optional removes it).
+
+		```swift
+		try settings.set(["en", "fr"], forKey: "languages")
+		```
+		*/
+		public func set<Value: Defaults.Serializable>(_ value: Value, forKey name: String) throws {
+			switch try PlistCodec<Value>.resolve().encode(value) {
+			case .object(let object):
+				try setObject(object, forKey: name)
+			case .absent:
+				removeObject(forKey: name)
+			}
+		}
+
+		/**
+		Stores a property-list object under `name` as it is (`nil` removes
+		it); throws if it is not one.
+
+		```swift
+		try settings.setObject(["width": 800, "height": 600], forKey: "windowSize")
+		```
+		*/
+		public func setObject(_ object: Any?, forKey name: String) throws {
+			guard let object else {
+				removeObject(forKey: name)
+				return
+			}
+
+			guard let value = PropertyListValue(object) else {
+				throw SerializationError.notPropertyList(object)
+			}
+
+			values[name] = value
+		}
+
+		/// Removes the value stored under `name`, if any.
+		public func removeObject(forKey name: String) {
+			values[name] = nil
+		}
+
+		/**
+		Moves the value stored under `name` to `newName`, unless `newName`
+		already has one; `name` is removed either way.
+
+		```swift
+		settings.rename("fontSize", to: "textSize")
+		```
+		*/
+		public func rename(_ name: String, to newName: String) {
+			guard name != newName, let value = values.removeValue(forKey: name) else {
+				return
+			}
+
+			if values[newName] == nil {
+				values[newName] = value
+			}
+		}
+
+		/**
+		The value of `key` as stored now, or its default; setting it stores the
+		new value in the key's form.
+
+		```swift
+		settings[.fontSize] = max(settings[.fontSize], 9)
+		```
+		*/
+		public subscript<Value: Defaults.Serializable>(key: Defaults.Key<Value>) -> Value {
+			get {
+				(try? value(Value.self, forKey: key.name)) ?? key.defaultValue
+			}
+			set {
+				do {
+					try set(newValue, forKey: key.name)
+				} catch {
+					firstFailure = firstFailure ?? error
+				}
+			}
+		}
+
+		/// What the migrations changed, compared with `original`: each changed name's new value, `nil` when removed.
+		func changes(since original: [String: PropertyListValue]) -> [String: PropertyListValue?] {
+			var changes: [String: PropertyListValue?] = [:]
+			for name in SuiteFileContents.changedKeys(from: original.filter { !KeyName.isReserved($0.key) }, to: values) {
+				changes[name] = .some(values[name])
+			}
+
+			return changes
+		}
+	}
+}
