@@ -84,6 +84,28 @@ struct SyncTests {
 		#expect(entry.value == nil)
 	}
 
+	@Test("a renamed synced key publishes its value under the new name and retires the old one, which no device brings back")
+	func renamedKeyRetiresItsPreviousName() async throws {
+		let remote = InMemoryRemoteStore()
+		// Still on the version of the app that syncs "colorScheme".
+		let old = SyncedDevice("old", remote: remote, keyName: "colorScheme")
+		old.suite[old.key] = "dark"
+		await old.settle()
+		// Updated: syncs "theme" only, and finds "colorScheme" as the old version stored it.
+		let updated = SyncedDevice("updated", remote: remote, keyName: "theme")
+		updated.suite[Defaults.Key<String>("colorScheme", default: "", suite: updated.suite)] = "dark"
+
+		let renamed = Defaults.Key<String>("theme", default: "default", suite: updated.suite, previousNames: ["colorScheme"])
+		await updated.settle()
+		await old.settle()
+
+		#expect(updated.suite[renamed] == "dark")
+		#expect(try await remote.entries()["theme"]?.value == "dark")
+		let retired = try #require(try await remote.entries()["colorScheme"])
+		#expect(retired.value == nil, "a tombstone, newer than the old value")
+		#expect(!old.suite.hasKey(old.key), "a device still on the old name removes it rather than publishing it again")
+	}
+
 	@Test("a change made later wins even when that device's clock is behind")
 	func clockSkew() async {
 		let remote = InMemoryRemoteStore()
