@@ -98,6 +98,8 @@ extension POSIXFileSystem {
 	is older than ``abandonedTemporaryAge`` (the writer's process id was reused).
 	*/
 	func removeAbandonedTemporaries(of url: URL) {
+		// Temporaries are made beside the file written: the link's target, for a linked suite file.
+		let url = (try? SymbolicLink.target(of: url)) ?? url
 		guard Self.cleanedFiles.withLock({ $0.insert(url.path).inserted }) else {
 			return
 		}

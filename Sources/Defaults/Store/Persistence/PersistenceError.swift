@@ -34,6 +34,9 @@ extension Defaults {
 		/// The path holds a FIFO, socket, device or folder: the library opens regular files only, so it never blocks on one.
 		case notARegularFile(path: String)
 
+		/// The path is a symbolic link the library cannot write through: `reason` says why (it points into a folder that does not exist, or is a loop). A suite file that links to a writable file is written through: the target is replaced and the link stays.
+		case symbolicLink(path: String, reason: String)
+
 		/// The file is larger than a preferences file may be (64 MiB, `limit` bytes): it was not read, so memory stays bounded.
 		case fileTooLarge(path: String, size: Int64, limit: Int64)
 
@@ -60,6 +63,8 @@ extension Defaults {
 				"\(path) is not a readable property list; it was left as it is"
 			case .notARegularFile(let path):
 				"\(path) is not a regular file (a FIFO, socket, device or folder); it was not opened and was left as it is"
+			case .symbolicLink(let path, let reason):
+				"\(path) is a symbolic link that \(reason); it was left as it is"
 			case .fileTooLarge(let path, let size, let limit):
 				"\(path) is \(size) bytes, more than the \(limit / 1024 / 1024) MiB a preferences file may have; it was not read"
 			case .lockTimedOut(let path, let seconds):

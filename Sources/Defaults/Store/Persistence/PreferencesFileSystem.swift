@@ -148,10 +148,17 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	/**
 	Replaces the file through a temporary file in its folder (which must exist),
 	fsynced and renamed over it, then fsyncs the folder. A new file gets
-	`newFileMode`; an existing one keeps the permissions someone gave it.
+	`newFileMode`; an existing one keeps the permissions someone gave it. A
+	file that is a symbolic link (a dotfile manager's) is written through: its
+	target is replaced, in the target's folder, and the link stays.
 	*/
-	package func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
+	package func replaceAtomically(_ link: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
+		let url = try SymbolicLink.target(of: link)
 		let folder = url.deletingLastPathComponent()
+		if url != link, !FileManager.default.fileExists(atPath: folder.path) {
+			throw .symbolicLink(path: link.path, reason: "points to \(url.path), in a folder that does not exist")
+		}
+
 		let temporary = TemporaryFileName.make(for: url)
 		var existing = stat()
 		let mode = stat(url.path, &existing) == 0 ? mode_t(existing.st_mode & 0o777) : newFileMode
@@ -289,9 +296,14 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 				return nil
 			}
 
-			if errno == ENXIO || errno == ELOOP {
-				// ENXIO: a socket (or a FIFO opened for writing with no reader); ELOOP: a symbolic link where none is followed.
+			if errno == ENXIO {
+				// A socket, or a FIFO opened for writing with no reader.
 				throw .notARegularFile(path: url.path)
+			}
+
+			if errno == ELOOP {
+				// A symbolic link where none is followed (the lock file), or a loop of them.
+				throw .symbolicLink(path: url.path, reason: flags & O_NOFOLLOW != 0 ? "the library does not follow here (a lock file must be a regular file)" : "is part of a loop")
 			}
 
 			throw failure(operation, url)
