@@ -199,9 +199,16 @@ public final class ChildProcess: @unchecked Sendable {
 		return errorOutputText.contains(text)
 	}
 
-	/// Reaps the process; its exit code, or 128 + the signal that ended it.
+	/// How long ``waitUntilExit()`` waits before it kills the process: a helper that hangs fails its test instead of hanging it.
+	public static let longestRun: TimeInterval = 600
+
+	/// Reaps the process; its exit code, or 128 + the signal that ended it (SIGKILL if it ran longer than ``longestRun``).
 	@discardableResult
 	public func waitUntilExit() -> Int32 {
+		waitUntilExit(timeout: Self.longestRun) ?? reap()
+	}
+
+	private func reap() -> Int32 {
 		if let exitStatus = lock.withLock({ exitStatus }) {
 			return exitStatus
 		}
@@ -230,7 +237,7 @@ public final class ChildProcess: @unchecked Sendable {
 			}
 
 			if result < 0, errno != EINTR {
-				return waitUntilExit()
+				return reap()
 			}
 
 			Thread.sleep(forTimeInterval: 0.002)
@@ -274,7 +281,8 @@ public final class ChildProcess: @unchecked Sendable {
 
 	/// Ends the process at once, as a crash would.
 	public func kill() {
-		stop(with: SIGKILL)
+		send(SIGKILL)
+		_ = reap()
 	}
 
 	/// A pipe whose ends are closed on exec, so processes spawned at the same time by other tests do not inherit them.

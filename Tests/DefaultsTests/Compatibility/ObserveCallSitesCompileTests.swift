@@ -95,17 +95,14 @@ struct ObserveCallSitesCompileTests {
 		try defaults9CallSites.write(to: source, atomically: true, encoding: .utf8)
 
 		let modules = ChildProcess.executable(named: "DefaultsTestHelper").deletingLastPathComponent().appendingPathComponent("Modules")
-		let compiler = Process()
-		compiler.executableURL = URL(fileURLWithPath: try #require(Self.swiftc(), "swiftc not found on PATH"))
-		compiler.arguments = ["-typecheck", "-swift-version", languageMode, "-warnings-as-errors", "-I", modules.path]
-			+ BuildModules.moduleMapArguments(in: modules.deletingLastPathComponent()) + [source.path]
-		let errors = Pipe()
-		compiler.standardError = errors
-		try compiler.run()
-		let diagnostics = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-		compiler.waitUntilExit()
+		let compiler = try ChildProcess.run(
+			path: try #require(Self.swiftc(), "swiftc not found on PATH"),
+			["-typecheck", "-swift-version", languageMode, "-warnings-as-errors", "-I", modules.path]
+				+ BuildModules.moduleMapArguments(in: modules.deletingLastPathComponent()) + [source.path],
+			environment: ProcessInfo.processInfo.environment
+		)
 
-		#expect(compiler.terminationStatus == 0, "\(diagnostics)")
+		#expect(compiler.status == 0, "\(compiler.errorOutput)")
 	}
 
 	private static func swiftc() -> String? {

@@ -126,7 +126,9 @@ struct SyncTests {
 	@Test("a remote entry no real clock stamped is refused once, with a diagnostic, and the device keeps writing")
 	func implausibleEntryIsRefused() async throws {
 		let remote = InMemoryRemoteStore()
-		let stamp = Defaults.SyncTimestamp(milliseconds: HybridLogicalClock.systemMilliseconds() + 60_000, counter: .max, device: "hostile")
+		// A year ahead (a plausible time: only the counter is absurd), so that a loaded machine's slow
+		// test cannot reach the stamp's time on its own clock and hide a clock that moved to it.
+		let stamp = Defaults.SyncTimestamp(milliseconds: HybridLogicalClock.systemMilliseconds() + 366 * 86_400_000, counter: .max, device: "hostile")
 		try await remote.publish(["theme": Defaults.RemoteEntry(value: "hostile", timestamp: stamp)])
 		let device = SyncedDevice("device", remote: remote)
 
