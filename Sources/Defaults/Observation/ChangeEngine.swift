@@ -2,6 +2,8 @@ import Foundation
 
 /// One change to one stored key, as raw stored objects (`nil`: nothing stored).
 struct RawChange {
+	/// The key's name (whole-suite observers hear every key).
+	let name: String
 	let oldObject: Any?
 	let newObject: Any?
 	let isPrior: Bool
@@ -124,7 +126,13 @@ final class ObserverTable: Sendable {
 				return []
 			}
 
-			return Array(state.observers[name, default: [:]].values) + Array(state.observers[Self.everyKeyName, default: [:]].values)
+			let keyObservers = Array(state.observers[name, default: [:]].values)
+			// The library's own bookkeeping (the migration version) is no key of the user's.
+			guard !KeyName.isReserved(name) else {
+				return keyObservers
+			}
+
+			return keyObservers + Array(state.observers[Self.everyKeyName, default: [:]].values)
 		}
 
 		// The task-local is read only when someone observes: writes nobody observes skip it.

@@ -19,7 +19,7 @@ extension Suite {
 	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin) {
 		let observers = observers.observers(of: name)
 		if observers.contains(where: \.wantsPrior) {
-			let prior = RawChange(oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
+			let prior = RawChange(name: name, oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
 			for observer in observers where observer.wantsPrior {
 				observer.deliver(prior)
 			}
@@ -44,7 +44,7 @@ extension Suite {
 			synchronizer?.recordLocalChange(name, to: newObject, in: self)
 		}
 
-		let change = RawChange(oldObject: applied.oldObject, newObject: applied.newObject, isPrior: false)
+		let change = RawChange(name: name, oldObject: applied.oldObject, newObject: applied.newObject, isPrior: false)
 		for observer in observers {
 			observer.deliver(change)
 		}
@@ -68,7 +68,7 @@ extension Suite {
 
 			let observers = observers.observers(of: name)
 			if !observers.isEmpty {
-				notifications.append(ChangeNotification(observers: observers, oldObject: applied.oldObject, newObject: applied.newObject))
+				notifications.append(ChangeNotification(name: name, observers: observers, oldObject: applied.oldObject, newObject: applied.newObject))
 			}
 		}
 
@@ -97,17 +97,18 @@ extension Suite {
 
 /// A change already applied, to tell its observers once every lock is released.
 struct ChangeNotification {
+	let name: String
 	let observers: [ChangeEngine.Observer]
 	let oldObject: Any?
 	let newObject: Any?
 
 	func deliver() {
-		let prior = RawChange(oldObject: oldObject, newObject: newObject, isPrior: true)
+		let prior = RawChange(name: name, oldObject: oldObject, newObject: newObject, isPrior: true)
 		for observer in observers where observer.wantsPrior {
 			observer.deliver(prior)
 		}
 
-		let change = RawChange(oldObject: oldObject, newObject: newObject, isPrior: false)
+		let change = RawChange(name: name, oldObject: oldObject, newObject: newObject, isPrior: false)
 		for observer in observers {
 			observer.deliver(change)
 		}

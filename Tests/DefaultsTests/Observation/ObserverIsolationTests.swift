@@ -63,22 +63,6 @@ private enum WriterMarker {
 	@TaskLocal static var id = -1
 }
 
-/// Waits, without blocking the caller's actor, until `condition` holds or `timeout` passes.
-private func eventually(
-	isolation: isolated (any Actor)? = #isolation,
-	timeout: Duration = .seconds(20),
-	_ condition: () -> Bool
-) async -> Bool {
-	let deadline = ContinuousClock.now + timeout
-	while !condition() {
-		if ContinuousClock.now >= deadline {
-			return false
-		}
-		try? await Task.sleep(for: .milliseconds(2))
-	}
-	return true
-}
-
 /// Runs `body` on a background thread and blocks until it is done: the caller's actor cannot run meanwhile.
 private func runOnBackgroundThreadAndWait(_ body: @escaping @Sendable () -> Void) {
 	let done = DispatchSemaphore(value: 0)

@@ -60,7 +60,7 @@ final class GlobalDomain: ExternalChangeListener, Sendable {
 
 			for (name, change) in owned.replaceGlobal(with: values) {
 				let observers = suite.observers.observers(of: name)
-				let raw = RawChange(oldObject: change.oldObject, newObject: change.newObject, isPrior: false)
+				let raw = RawChange(name: name, oldObject: change.oldObject, newObject: change.newObject, isPrior: false)
 				for observer in observers {
 					observer.deliver(raw)
 				}
