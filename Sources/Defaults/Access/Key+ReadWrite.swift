@@ -86,6 +86,17 @@ extension Defaults.Key {
 			return value
 		}
 
+		if let found = StoredFormFallback.decode(object, as: Value.self) {
+			DiagnosticReporter.reportOnce(
+				.otherStoredForm,
+				about: object,
+				key: name,
+				in: suite,
+				"stored as \(found.form), not in the form \(Value.self) is stored in now; read that form, and the next write stores the current one"
+			)
+			return found.value
+		}
+
 		DiagnosticReporter.reportUndecodable(
 			object,
 			key: name,

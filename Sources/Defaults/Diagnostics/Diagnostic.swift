@@ -23,6 +23,8 @@ extension Defaults {
 			case invalidKeyName
 			/// A stored value does not decode as the key's type; the default was used instead.
 			case undecodableValue
+			/// A stored value was in another form its type supports (stored before the type's conformances changed, or by another library): it was read, and the next write stores the key's own form.
+			case otherStoredForm
 			/// A value could not be turned into a property-list object; nothing was written.
 			case unencodableValue
 			/// Two keys registered different defaults under one name. No longer reported: each suite keeps its own registered defaults.

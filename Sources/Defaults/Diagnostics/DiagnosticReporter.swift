@@ -42,11 +42,16 @@ package enum DiagnosticReporter {
 
 	/// Reports a stored value that does not decode, once per suite, key and stored value (see ``Suite/isNewUndecodable(_:key:)``).
 	static func reportUndecodable(_ stored: Any, key: String, in suite: Suite, _ message: String) {
+		reportOnce(.undecodableValue, about: stored, key: key, in: suite, message)
+	}
+
+	/// Reports a fact about the value stored under `key` the first time a read meets that value.
+	static func reportOnce(_ kind: Defaults.Diagnostic.Kind, about stored: Any, key: String, in suite: Suite, _ message: String) {
 		guard suite.isNewUndecodable(stored, key: key) else {
 			return
 		}
 
-		report(.undecodableValue, key: key, message)
+		report(kind, key: key, message)
 	}
 
 	static func install(_ newHandler: (@Sendable (Defaults.Diagnostic) -> Void)?) {

@@ -53,7 +53,9 @@ extension Defaults {
 
 		/**
 		The value stored under `name`, decoded as `type` the way a key of that
-		type decodes it; `nil` when nothing is stored. Throws when something is
+		type decodes it, or from another form the type supports (its raw value,
+		JSON or property-list `Data` as other libraries store `Codable` values,
+		a keyed archive); `nil` when nothing is stored. Throws when something is
 		stored that does not decode as `type`.
 
 		```swift
@@ -65,7 +67,16 @@ extension Defaults {
 				return nil
 			}
 
-			return try PlistCodec<Value>.resolve().decode(object)
+			do {
+				return try PlistCodec<Value>.resolve().decode(object)
+			} catch {
+				// Stored before the type's conformances changed, or by another library: that form is read too.
+				guard let found = StoredFormFallback.decode(object, as: Value.self) else {
+					throw error
+				}
+
+				return found.value
+			}
 		}
 
 		/**
