@@ -1,0 +1,154 @@
+import Foundation
+
+extension Defaults {
+	/// The file format of an export: ``json`` for people to read and edit, ``propertyList`` for an exact copy.
+	public enum SettingsFormat: Sendable, Hashable {
+		/**
+		A JSON object with one member per key. Values of the keys you name are
+		written as their types encode them (`Codable` values as JSON objects,
+		dates in ISO 8601, to the millisecond); other values as stored, with
+		`Data` as `{"$data": "<base64>"}` and dates as `{"$date": "…"}`.
+		*/
+		case json
+
+		/// A binary property list holding every value exactly as it is stored (dates to the microsecond), which `defaults import` reads too.
+		case propertyList
+	}
+
+	/// Why an export or an import did not happen. Nothing was written.
+	public enum SettingsTransferError: Error, Sendable, CustomStringConvertible {
+		/// The data is not a settings file: not JSON or a property list, or not a dictionary of values.
+		case unreadable(reason: String)
+		/// A value does not fit: for an import, it does not decode as its key's type; for an export, the format cannot hold it (JSON has no NaN).
+		case invalidValue(key: String, reason: String)
+		/// The keys to export belong to more than one suite.
+		case mixedSuites
+		/// The imported values could not be written: the suite is as it was.
+		case persistence(PersistenceError)
+
+		public var description: String {
+			switch self {
+			case .unreadable(let reason):
+				"not a settings file: \(reason)"
+			case .invalidValue(let key, let reason):
+				"'\(key)': \(reason)"
+			case .mixedSuites:
+				"the keys to export belong to more than one suite"
+			case .persistence(let error):
+				"the imported values could not be written: \(error)"
+			}
+		}
+	}
+
+	/**
+	Every value stored in `suite`, as a settings file: for backups, support
+	requests, moving settings to another machine.
+
+	Pass the app's keys as `declaring` so their values are written the way their
+	types encode them: in JSON, a `Codable` value is a JSON object a person can
+	read and edit, not JSON inside a string. Values not stored (defaults,
+	launch arguments) are left out, and so is the library's own bookkeeping.
+
+	```swift
+	let backup = try Defaults.exportSettings(declaring: [.quality, .favoriteColors])
+	try backup.write(to: backupURL)
+	```
+	*/
+	public static func exportSettings(
+		suite: UserDefaults = .standard,
+		declaring keys: [_AnyKey] = [],
+		format: SettingsFormat = .json
+	) throws(SettingsTransferError) -> Data {
+		let values = Suite.of(suite).values
+		let names = values.storedNames().filter { !KeyName.isReserved($0) }
+		return try export(names, from: values, keys: keys, format: format)
+	}
+
+	/**
+	The stored values of `keys` (all of one suite) as a settings file; keys with
+	nothing stored are left out.
+
+	```swift
+	let shared = try Defaults.exportSettings([.quality, .theme])
+	```
+	*/
+	public static func exportSettings(
+		_ keys: [_AnyKey],
+		format: SettingsFormat = .json
+	) throws(SettingsTransferError) -> Data {
+		guard let suite = keys.first?.suite else {
+			return try export([], from: Suite.of(.standard).values, keys: [], format: format)
+		}
+
+		guard keys.allSatisfy({ $0.suite === suite }) else {
+			throw .mixedSuites
+		}
+
+		let values = Suite.of(suite).values
+		return try export(keys.map(\.name).filter { values.storedObject(forKey: $0) != nil }, from: values, keys: keys, format: format)
+	}
+
+	/**
+	Reads a settings file made by ``exportSettings(suite:declaring:format:)``
+	(or `defaults export`) into `suite`, all or nothing.
+
+	The format is recognized from the data. Each value of a key named in
+	`declaring` is checked by decoding it as that key's type before anything is
+	written (a `Codable` JSON object, a raw value, any form the type supports)
+	and is stored in the key's current form; other names are stored as they
+	are. If one value does not fit, nothing is written and the error names it.
+	By default the file's values are merged into the suite; with `replacing`,
+	values the file does not have are removed too. Other processes see all of
+	the changes or none, and observers hear each one. Returns the names whose
+	values changed.
+
+	```swift
+	do {
+		let changed = try Defaults.importSettings(try Data(contentsOf: backupURL), declaring: [.quality, .favoriteColors])
+		print("restored \(changed.count) settings")
+	} catch {
+		print("not restored: \(error)")   // e.g. 'quality': not a Double: expected Double
+	}
+	```
+	*/
+	@discardableResult
+	public static func importSettings(
+		_ data: Data,
+		into suite: UserDefaults = .standard,
+		declaring keys: [_AnyKey] = [],
+		replacing: Bool = false
+	) throws(SettingsTransferError) -> [String] {
+		let imported = try SettingsFile.values(in: data, keys: keys)
+		let committed: [String: PropertyListValue?]
+		do {
+			committed = try Suite.of(suite).commit { stored in
+				var changes: [String: PropertyListValue?] = [:]
+				for (name, value) in imported where stored[name] != value {
+					changes[name] = .some(value)
+				}
+
+				if replacing {
+					for name in stored.keys where imported[name] == nil && !KeyName.isReserved(name) {
+						changes[name] = .some(nil)
+					}
+				}
+
+				return changes
+			}
+		} catch {
+			throw .persistence(error)
+		}
+
+		return committed.keys.sorted()
+	}
+
+	private static func export(_ names: [String], from values: any SuiteValueStore, keys: [_AnyKey], format: SettingsFormat) throws(SettingsTransferError) -> Data {
+		let typed = SettingsFile.typedKeys(keys)
+		var stored: [String: Any] = [:]
+		for name in names {
+			stored[name] = values.storedObject(forKey: name)
+		}
+
+		return try SettingsFile.data(of: stored, typed: typed, format: format)
+	}
+}

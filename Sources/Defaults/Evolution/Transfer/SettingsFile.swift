@@ -1,0 +1,136 @@
+import Foundation
+
+/// Settings files: the values of a suite as JSON or a property list, and back.
+enum SettingsFile {
+	/// The typed keys among `keys`, by name (the last one wins if two share a name).
+	static func typedKeys(_ keys: [Defaults._AnyKey]) -> [String: any TransferableKey] {
+		var typed: [String: any TransferableKey] = [:]
+		for key in keys {
+			if let transferable = key as? any TransferableKey {
+				typed[key.name] = transferable
+			}
+		}
+
+		return typed
+	}
+
+	static func data(of stored: [String: Any], typed: [String: any TransferableKey], format: Defaults.SettingsFormat) throws(Defaults.SettingsTransferError) -> Data {
+		switch format {
+		case .propertyList:
+			var values: [String: Any] = [:]
+			for (name, object) in stored {
+				guard let value = PropertyListValue(object) else {
+					throw .invalidValue(key: name, reason: "its stored value is not a property list")
+				}
+
+				values[name] = value.object
+			}
+
+			do {
+				return try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+			} catch {
+				throw .invalidValue(key: "", reason: "\(error)")
+			}
+		case .json:
+			var members: [String: JSONValue] = [:]
+			for (name, object) in stored {
+				guard let json = typed[name]?.exportedJSON(ofStored: object) ?? PropertyListValue(object).flatMap(StoredValueJSON.json) else {
+					throw .invalidValue(key: name, reason: "JSON cannot hold its value (NaN or an infinity)")
+				}
+
+				members[name] = json
+			}
+
+			let encoder = JSONEncoder()
+			encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+			do {
+				return try encoder.encode(JSONValue.object(members))
+			} catch {
+				throw .invalidValue(key: "", reason: "\(error)")
+			}
+		}
+	}
+
+	/// The values a settings file holds, checked against `keys` and in their stored forms; `nil` removes the name.
+	static func values(in data: Data, keys: [Defaults._AnyKey]) throws(Defaults.SettingsTransferError) -> [String: PropertyListValue?] {
+		let typed = typedKeys(keys)
+		var values: [String: PropertyListValue?] = [:]
+		if let json = try json(in: data) {
+			for (name, member) in json where !KeyName.isReserved(name) {
+				if let key = typed[name] {
+					do {
+						values[name] = try key.storedForm(ofJSON: member)
+					} catch {
+						throw .invalidValue(key: name, reason: error.reason)
+					}
+				} else {
+					guard let value = StoredValueJSON.propertyList(member) else {
+						throw .invalidValue(key: name, reason: "null or a malformed $data or $date value cannot be stored")
+					}
+
+					values[name] = value
+				}
+			}
+
+			return values
+		}
+
+		for (name, value) in try propertyList(in: data) where !KeyName.isReserved(name) {
+			if let key = typed[name] {
+				do {
+					values[name] = try key.storedForm(ofStored: value)
+				} catch {
+					throw .invalidValue(key: name, reason: error.reason)
+				}
+			} else {
+				values[name] = value
+			}
+		}
+
+		return values
+	}
+
+	/// The members of a JSON settings file; `nil` when the data is not JSON (it may be a property list).
+	private static func json(in data: Data) throws(Defaults.SettingsTransferError) -> [String: JSONValue]? {
+		guard let first = data.first(where: { !" \t\r\n".utf8.contains($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+			return nil
+		}
+
+		let parsed: JSONValue
+		do {
+			parsed = try JSONDecoder().decode(JSONValue.self, from: data)
+		} catch {
+			throw .unreadable(reason: "invalid JSON")
+		}
+
+		guard case .object(let members) = parsed else {
+			throw .unreadable(reason: "the JSON is not an object of settings")
+		}
+
+		return members
+	}
+
+	private static func propertyList(in data: Data) throws(Defaults.SettingsTransferError) -> [String: PropertyListValue] {
+		let object: Any
+		do {
+			object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+		} catch {
+			throw .unreadable(reason: "neither JSON nor a property list")
+		}
+
+		guard let dictionary = StoredContainer.dictionary(object) else {
+			throw .unreadable(reason: "the property list is not a dictionary of settings")
+		}
+
+		var values: [String: PropertyListValue] = [:]
+		for (name, element) in dictionary {
+			guard let value = PropertyListValue(element) else {
+				throw .invalidValue(key: name, reason: "not a property-list value")
+			}
+
+			values[name] = value
+		}
+
+		return values
+	}
+}
