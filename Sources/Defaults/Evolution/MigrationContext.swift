@@ -141,6 +141,39 @@ extension Defaults {
 		}
 
 		/**
+		Stores the values of `keys` in the form each key stores now, whatever
+		form they were stored in: the raw value of a type that has since become
+		`Codable`, JSON or property-list `Data` as other libraries store
+		`Codable` values, a keyed archive. Keys with nothing stored are left
+		alone. Throws, and the migration fails, when a stored value is in no
+		form its key's type reads: nothing is lost.
+
+		```swift
+		Defaults.Migration(version: 1) { settings in
+			// Stored by SwiftyUserDefaults as JSON `Data`; stored as these keys store them from now on.
+			try settings.storeInCurrentForm([.frogs, .bestFrog])
+		}
+		```
+
+		Reads of a key find those forms too (with an ``Defaults/Diagnostic/Kind/otherStoredForm``
+		diagnostic, once); rewriting them here makes every process and raw
+		`UserDefaults` reader see the current form at once.
+		*/
+		public func storeInCurrentForm(_ keys: [Defaults._AnyKey]) throws {
+			for (name, key) in SettingsFile.typedKeys(keys) {
+				guard let stored = values[name] else {
+					continue
+				}
+
+				do {
+					values[name] = try key.storedForm(ofStored: stored)
+				} catch {
+					throw Defaults.SettingsTransferError.invalidValue(key: name, reason: error.reason)
+				}
+			}
+		}
+
+		/**
 		The value of `key` as stored now, or its default; setting it stores the
 		new value in the key's form.
 

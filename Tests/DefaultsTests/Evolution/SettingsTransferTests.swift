@@ -128,6 +128,16 @@ struct SettingsTransferTests {
 		#expect(NSDictionary(dictionary: try #require(suite.fileContents())) == NSDictionary(dictionary: before))
 	}
 
+	@Test func theErrorSaysWhichKeyAndWhy() {
+		let suite = TestSuite()
+		let keys = SettingsKeys(suite)
+		#expect {
+			try Defaults.importSettings(Data(#"{ "volume": "loud" }"#.utf8), into: suite.defaults, declaring: keys.all)
+		} throws: { error in
+			"\(error)" == "'volume': not a Double: expected Double"
+		}
+	}
+
 	@Test func replacingRemovesWhatTheFileDoesNotHaveAndKeepsTheMigrationVersion() throws {
 		let suite = TestSuite()
 		let keys = SettingsKeys(suite)
