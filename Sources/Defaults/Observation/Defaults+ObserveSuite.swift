@@ -9,7 +9,8 @@ extension Defaults {
 	library's writes, `reset`, `removeAll` (one change per key removed),
 	migrations and renamed keys once they commit, sync pulls, and other
 	processes' writes to the suite's file (`defaults write` among them), which
-	the suite is watched for from this call on. Raw `UserDefaults` setters in
+	the suite is watched for from this call on, and changes to the global
+	domain (`defaults write -g`), which every suite reads. Raw `UserDefaults` setters in
 	this process are heard once `synchronize()` writes them, like another
 	process's. Keep the returned observation: releasing it stops the
 	observation.

@@ -164,7 +164,8 @@ struct SettingsTransferTests {
 
 		try Defaults.importSettings(Data(#"{ "theme": "dark", "volume": 0.75, "tags": ["x"] }"#.utf8), into: suite.defaults, declaring: keys.all)
 
-		#expect(Set(heard.withLock { $0 }) == ["volume", "tags"], "an unchanged value is no change")
+		// (Whole-suite observers also hear the global domain, which other tests write.)
+		#expect(Set(heard.withLock { $0 }).intersection(keys.all.map(\.name)) == ["volume", "tags"], "an unchanged value is no change")
 	}
 
 	@Test func aPropertyListExportIsWhatTheDefaultsToolImportsAndTheOtherWayRound() throws {
