@@ -25,6 +25,8 @@ import Synchronization
 //   delete-file SUITE                  deletes the suite's file, as `rm` does
 //   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
 //                                      garbage and prints "garbage TEXT"; then writes a key and flushes (which sets the garbage aside)
+//   rewrite-in-place SUITE MS          for MS milliseconds, rewrites the suite's file in place as Foundation does (unlocked,
+//                                      truncated, then written in two parts 2 ms apart); prints "rewrites N"
 //   set-aside SUITE ROUNDS             per round, under the suite's lock: writes unique garbage to the file, moves it aside with a
 //                                      millisecond timestamp as unreadable files are, prints "garbage TEXT"; no fsync, so rounds are fast
 //   write-from FOLDER SUITE KEY INT    in working directory FOLDER: writes KEY, flushes; prints "flushed" or "error REASON"
@@ -304,6 +306,25 @@ case "set-aside":
 		}
 		say(garbage)
 	}
+
+case "rewrite-in-place":
+	// As Foundation's own `UserDefaults` saves: in place, unlocked, truncating first; in two parts, so readers can catch it half-written.
+	let file = preferencesFolder().appendingPathComponent("\(arguments[1]).plist")
+	let contents = try PropertyListSerialization.data(fromPropertyList: ["inPlace": getpid()], format: .binary, options: 0)
+	let deadline = Date() + Double(arguments[2])! / 1000
+	var rewrites = 0
+	while Date() < deadline {
+		let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+		contents.withUnsafeBytes { bytes in
+			_ = write(descriptor, bytes.baseAddress!, contents.count / 2)
+			usleep(2000)
+			_ = write(descriptor, bytes.baseAddress! + contents.count / 2, contents.count - contents.count / 2)
+		}
+		close(descriptor)
+		rewrites += 1
+		usleep(3000)
+	}
+	say("rewrites \(rewrites)")
 
 case "write-from":
 	guard chdir(arguments[1]) == 0 else {

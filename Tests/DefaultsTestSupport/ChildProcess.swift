@@ -100,7 +100,9 @@ public final class ChildProcess: @unchecked Sendable {
 		sigemptyset(&unblocked)
 		posix_spawnattr_setsigdefault(&attributes, &defaults)
 		posix_spawnattr_setsigmask(&attributes, &unblocked)
-		posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+		// A process group of its own, so that killing it also kills what it started (a forked child).
+		posix_spawnattr_setpgroup(&attributes, 0)
+		posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
 		var pid: pid_t = 0
 		let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
@@ -218,6 +220,21 @@ public final class ChildProcess: @unchecked Sendable {
 		return reaped(status)
 	}
 
+	/// Whether the process has ended (and is reaped); never waits, never kills.
+	public var hasExited: Bool {
+		if lock.withLock({ exitStatus }) != nil {
+			return true
+		}
+
+		var status: Int32 = 0
+		guard waitpid(pid, &status, WNOHANG) == pid else {
+			return false
+		}
+
+		_ = reaped(status)
+		return true
+	}
+
 	/**
 	Reaps the process if it ends within `timeout`; otherwise kills it and returns `nil`.
 
@@ -279,8 +296,9 @@ public final class ChildProcess: @unchecked Sendable {
 		Glibc.kill(pid, signal)
 	}
 
-	/// Ends the process at once, as a crash would.
+	/// Ends the process at once, as a crash would, and every process it started that is still in its group.
 	public func kill() {
+		Glibc.kill(-pid, SIGKILL)
 		send(SIGKILL)
 		_ = reap()
 	}

@@ -16,7 +16,7 @@ extension Defaults {
 	@Test func userBridgeConforms() {
 		let problems = Defaults.bridgeViolations(
 			of: UserBridge(),
-			roundTripping: [User(name: "Ada", age: "36"), User(name: "", age: "")]
+			roundTripping: [User(name: "Ada", age: 36), User(name: "", age: 0)]
 		)
 		#expect(problems.isEmpty, "\(problems)")
 	}

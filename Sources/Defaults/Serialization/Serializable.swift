@@ -66,21 +66,30 @@ Requirements for a conforming bridge:
 your tests.
 
 ```swift
+struct User: Equatable {
+	let name: String
+	let age: Int
+}
+
 struct UserBridge: Defaults.Bridge {
 	typealias Value = User
 	typealias Serializable = [String: String]
 
 	func serialize(_ value: User?) -> [String: String]? {
-		value.map { ["name": $0.name, "age": $0.age] }
+		value.map { ["name": $0.name, "age": String($0.age)] }
 	}
 
 	func deserialize(_ object: [String: String]?) -> User? {
-		guard let name = object?["name"], let age = object?["age"] else {
+		guard let name = object?["name"], let age = object?["age"].flatMap(Int.init) else {
 			return nil
 		}
 
 		return User(name: name, age: age)
 	}
+}
+
+extension User: Defaults.Serializable {
+	static let bridge = UserBridge()
 }
 ```
 */

@@ -7,17 +7,36 @@ private let forkTrials = ProcessInfo.processInfo.environment["DEFAULTS_FORK_TRIA
 
 @Suite("fork(): a child writes only its own changes")
 struct ForkTests {
-	/// The parent had a change pending when it forked, then wrote a newer value and flushed; the child's exit flush must not put the old one back.
+	/**
+	The parent had a change pending when it forked, then wrote a newer value and
+	flushed; the child's exit flush must not put the old one back.
+
+	A forked child of a multithreaded process can deadlock before it gets
+	there: it runs Swift code, and a lock of the Swift runtime (or of the
+	thread sanitizer) held by another thread at the fork stays held in the
+	child forever. That is fork's rule, not this library's, so such a trial is
+	stopped, counted as inconclusive and run again.
+	*/
 	@Test func aForkedChildDoesNotWriteItsParentsPendingChanges() throws {
 		let suite = TestSuite()
 		var kept = 0
 		var childWritesKept = 0
-		for trial in 0..<forkTrials {
+		var conclusive = 0
+		var deadlocked = 0
+		var trial = 0
+		while conclusive < forkTrials, deadlocked <= 3 * forkTrials {
+			trial += 1
 			let key = "shared\(trial)"
 			let own = "child\(trial)"
-			let result = try HelperProcess.run(["fork-pending", suite.name, key, own])
-			#expect(result.status == 0)
-			#expect(result.lines == ["child exited 0"], "\(result.lines)")
+			let helper = try HelperProcess.start(["fork-pending", suite.name, key, own])
+			guard let status = helper.waitUntilExit(timeout: 60) else {
+				deadlocked += 1
+				continue
+			}
+
+			conclusive += 1
+			#expect(status == 0)
+			#expect(helper.receivedLines == ["child exited 0"], "\(helper.receivedLines)")
 			let contents = suite.fileContents()
 			if contents?[key] as? Int == 2 {
 				kept += 1
@@ -27,7 +46,9 @@ struct ForkTests {
 			}
 		}
 
-		#expect(kept == forkTrials, "the parent's newer value survived the child's exit in \(kept)/\(forkTrials)")
-		#expect(childWritesKept == forkTrials, "the child's own write was flushed at its exit in \(childWritesKept)/\(forkTrials)")
+		print("measured: fork trials: \(conclusive) conclusive, \(deadlocked) stopped (a child deadlocked after the fork)")
+		#expect(conclusive == forkTrials, "too many forked children deadlocked: \(deadlocked)")
+		#expect(kept == conclusive, "the parent's newer value survived the child's exit in \(kept)/\(conclusive)")
+		#expect(childWritesKept == conclusive, "the child's own write was flushed at its exit in \(childWritesKept)/\(conclusive)")
 	}
 }

@@ -50,7 +50,8 @@ struct FileVersion: Sendable {
 		return recorded - modified < Self.coarseClockResolution
 	}
 
-	private static func digest(_ data: Data) -> Int {
+	/// A digest of all of `data` (for comparisons within this process: `Hasher` is seeded per process).
+	static func digest(_ data: Data) -> Int {
 		var hasher = Hasher()
 		hasher.combine(data.count)
 		data.withUnsafeBytes { hasher.combine(bytes: $0) }

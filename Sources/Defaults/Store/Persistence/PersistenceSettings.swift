@@ -24,6 +24,15 @@ package enum PersistenceSettings {
 	/// How long a flush waits for another process to release the suite's lock before it gives up and retries later.
 	static let lockTimeout: Duration = .seconds(2)
 
+	/// How long a flush keeps re-reading a file that does not parse while it is still changing (another program writing it in place) before it counts as unreadable.
+	static let settleLimit: Duration = .milliseconds(250)
+
+	/// The wait between two such readings.
+	static let settleStep: Duration = .milliseconds(10)
+
+	/// After an unreadable file was set aside, the same bytes failing again within this time are not set aside again.
+	static let setAsideBurst: Duration = .seconds(5)
+
 	/// How long `Defaults.migrate` waits for another process's migrations of the same suite (they may run a while) before it gives up.
 	static let migrationLockTimeout: Duration = .seconds(60)
 

@@ -34,6 +34,17 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 	*/
 	typealias CommitDecision = ([String: PropertyListValue]) -> [String: PropertyListValue?]
 
+	private struct SetAside {
+		/// A digest of the bytes, not the bytes: a burst of failures must not hold copies of the file in memory.
+		let bytes: Int
+		let at: ContinuousClock.Instant
+
+		init(bytes: Data?, at: ContinuousClock.Instant) {
+			self.bytes = bytes.map(FileVersion.digest) ?? 0
+			self.at = at
+		}
+	}
+
 	private struct State {
 		/// A forked child starts with none: its parent's pending changes are the parent's to write.
 		@ForkLocal var pending: [String: Pending] = [:]
@@ -46,6 +57,8 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		var lastWriteDuration: DispatchTimeInterval = .never
 		/// The wait before the next retry while flushes fail; `nil` after a success.
 		var retryDelay: Duration?
+		/// The unreadable file last set aside: one copy of the same failure per burst.
+		var lastSetAside: SetAside?
 	}
 
 	let url: URL
@@ -368,8 +381,8 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				// Nobody wrote the file since this process last read or wrote it.
 				onDisk = lastKnown
 			} else {
-				let (reading, data) = try fileSystem.reading(url)
-				version = FileVersion(identity: identity, contents: data)
+				let (reading, data, settledIdentity) = try readSettled(identity)
+				version = FileVersion(identity: settledIdentity, contents: data)
 				switch reading {
 				case .missing:
 					onDisk = [:]
@@ -491,17 +504,57 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 	}
 
 	/**
+	Reads the file under the inter-process lock; a file that does not parse
+	while it keeps changing is being rewritten in place by a program that does
+	not take the lock (Foundation's own `UserDefaults` does that), so it is
+	read again after short waits, until it parses, stops changing, or
+	``PersistenceSettings/settleLimit`` has passed. Returns what was read last
+	and the identity it was read at.
+	*/
+	private func readSettled(
+		_ identity: FileIdentity?
+	) throws(Defaults.PersistenceError) -> (reading: SuiteFileContents.Reading, data: Data?, identity: FileIdentity?) {
+		var (reading, data) = try fileSystem.reading(url)
+		var identity = identity
+		let deadline = ContinuousClock.now + PersistenceSettings.settleLimit
+		while case .unreadable = reading, ContinuousClock.now < deadline {
+			usleep(UInt32(PersistenceSettings.settleStep / .microseconds(1)))
+			let current = fileSystem.identity(of: url)
+			let (next, nextData) = try fileSystem.reading(url)
+			if current == identity, nextData == data {
+				// Unchanged over a whole wait: nobody is writing it, it is what it is.
+				break
+			}
+
+			(reading, data, identity) = (next, nextData, current)
+		}
+
+		return (reading, data, identity)
+	}
+
+	/**
 	A file that does not parse is never silently replaced: it is moved aside
 	with a timestamped name, and the suite continues from what this process
-	holds in memory. The diagnostic is returned, to be reported once the locks are released.
+	holds in memory. The same bytes failing again within
+	``PersistenceSettings/setAsideBurst`` (a program that keeps writing the
+	same broken file) are not set aside again: one copy is enough. The
+	diagnostic is returned, to be reported once the locks are released.
 	*/
 	private func recoverFromUnreadableFile(
 		_ reading: SuiteFileContents.Reading
 	) throws(Defaults.PersistenceError) -> (contents: [String: PropertyListValue], diagnostic: Defaults.Diagnostic) {
 		var message = "the file \(url.path) \(reading.problem ?? "")"
 		if reading.mustBeSetAside {
-			let aside = try fileSystem.moveUnreadableAside(url)
-			message += "; moved aside to \(aside.path)"
+			let now = ContinuousClock.now
+			let failure = SetAside(bytes: reading.unreadableBytes, at: now)
+			let previous = state.withLock { $0.lastSetAside }
+			if let previous, previous.bytes == failure.bytes, now - previous.at < PersistenceSettings.setAsideBurst {
+				message += "; not set aside again (the same bytes were set aside \(((now - previous.at) / .milliseconds(1)).rounded()) ms ago)"
+			} else {
+				let aside = try fileSystem.moveUnreadableAside(url)
+				state.withLock { $0.lastSetAside = failure }
+				message += "; moved aside to \(aside.path)"
+			}
 		}
 
 		let diagnostic = Defaults.Diagnostic(kind: .unreadableFile, key: nil, message: message + "; rewriting it from the values in memory")

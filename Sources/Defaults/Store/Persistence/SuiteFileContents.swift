@@ -24,6 +24,15 @@ package enum SuiteFileContents {
 			}
 		}
 
+		/// The bytes of a file that does not parse.
+		var unreadableBytes: Data? {
+			if case .unreadable(let data) = self {
+				return data
+			}
+
+			return nil
+		}
+
 		/// Whether the file holds something to keep for the user before it is replaced: an empty one holds nothing.
 		var mustBeSetAside: Bool {
 			switch self {
