@@ -32,6 +32,7 @@ extension Defaults {
 			key.name == name
 		}
 
+		/// The key's name.
 		public var description: String {
 			name
 		}

@@ -26,6 +26,7 @@ extension Defaults {
 		/// The imported values could not be written: the suite is as it was.
 		case persistence(PersistenceError)
 
+		/// One line naming the key, if any, and what is wrong.
 		public var description: String {
 			switch self {
 			case .unreadable(let reason):
