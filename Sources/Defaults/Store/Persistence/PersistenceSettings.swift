@@ -30,6 +30,9 @@ package enum PersistenceSettings {
 	/// The wait between two such readings.
 	static let settleStep: Duration = .milliseconds(10)
 
+	/// How long such a file must stay unchanged to count as finished (broken for good, or empty).
+	static let settleQuiet: Duration = .milliseconds(100)
+
 	/// After an unreadable file was set aside, the same bytes failing again within this time are not set aside again.
 	static let setAsideBurst: Duration = .seconds(5)
 

@@ -517,16 +517,23 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		var (reading, data) = try fileSystem.reading(url)
 		var identity = identity
 		let deadline = ContinuousClock.now + PersistenceSettings.settleLimit
+		var unchangedSince = ContinuousClock.now
 		while case .unreadable = reading, ContinuousClock.now < deadline {
 			usleep(UInt32(PersistenceSettings.settleStep / .microseconds(1)))
 			let current = fileSystem.identity(of: url)
 			let (next, nextData) = try fileSystem.reading(url)
 			if current == identity, nextData == data {
-				// Unchanged over a whole wait: nobody is writing it, it is what it is.
-				break
+				// Unchanged for a while: nobody is writing it (a writer descheduled between
+				// truncating and writing can leave it unchanged over one step), it is what it is.
+				if ContinuousClock.now - unchangedSince >= PersistenceSettings.settleQuiet {
+					break
+				}
+
+				continue
 			}
 
 			(reading, data, identity) = (next, nextData, current)
+			unchangedSince = ContinuousClock.now
 		}
 
 		return (reading, data, identity)
