@@ -61,6 +61,11 @@ enum SideFileNames {
 	/// What the migration lock's name adds to its suite file's name (before the lock's own suffix).
 	static let migrationExtension = "migration"
 
+	/// The name whose lock is the migration lock of the suite file `url` (`.S.plist.migration.lock`); no file of that name is made.
+	static func migrationLockTarget(of url: URL) -> URL {
+		url.appendingPathExtension(migrationExtension)
+	}
+
 	/// What a sync ledger's domain adds to its suite's name.
 	static let ledgerSuffix = ".defaults-sync"
 

@@ -19,31 +19,38 @@ extension PreferencesFile {
 	}
 
 	/**
-	Deletes the file, with its lock file and any temporary file a crashed
-	writer left, under the suite's lock.
+	Deletes the file, with its lock files and any temporary file a crashed
+	writer left, under the suite's locks.
 
 	A file that does not parse is not deleted but moved aside (named like the
 	library's own asides, `<suite>.unreadable-<time>.plist`, never over an
 	existing file), so a damaged suite can start over without losing the bytes.
-	The lock file is removed while it is held: a process that was waiting for
+	Each lock file is removed while it is held: a process that was waiting for
 	it notices, once it gets it, that the path no longer names it, and locks
-	the new one instead.
+	the new one instead. The migration lock is taken first, as a migration
+	takes it before the file's lock, so the two never wait on each other.
 	*/
 	package func delete() throws(Defaults.PersistenceError) -> Deletion {
-		try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) -> Deletion in
-			let deletion: Deletion
-			switch try fileSystem.reading(url).reading {
-			case .missing:
-				deletion = .missing
-			case .contents:
-				try fileSystem.remove(url)
-				deletion = .deleted
-			case .unreadable, .tooLarge:
-				deletion = .movedAside(try fileSystem.moveUnreadableAside(url))
+		let migrationURL = SideFileNames.migrationLockTarget(of: url)
+		return try fileSystem.withExclusiveLock(for: migrationURL) { () throws(Defaults.PersistenceError) -> Deletion in
+			let deletion = try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) -> Deletion in
+				let deletion: Deletion
+				switch try fileSystem.reading(url).reading {
+				case .missing:
+					deletion = .missing
+				case .contents:
+					try fileSystem.remove(url)
+					deletion = .deleted
+				case .unreadable, .tooLarge:
+					deletion = .movedAside(try fileSystem.moveUnreadableAside(url))
+				}
+
+				removeStaleTemporaries()
+				try fileSystem.removeLockFile(for: url)
+				return deletion
 			}
 
-			removeStaleTemporaries()
-			try fileSystem.removeLockFile(for: url)
+			try fileSystem.removeLockFile(for: migrationURL)
 			return deletion
 		}
 	}

@@ -292,7 +292,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		waitingUntil deadline: ContinuousClock.Instant,
 		_ body: () throws(Defaults.PersistenceError) -> Result
 	) throws(Defaults.PersistenceError) -> Result {
-		try fileSystem.withExclusiveLock(for: url.appendingPathExtension(SideFileNames.migrationExtension), waitingUntil: deadline, body)
+		try fileSystem.withExclusiveLock(for: SideFileNames.migrationLockTarget(of: url), waitingUntil: deadline, body)
 	}
 
 	/// Re-reads the file after another process changed it and delivers what changed.
