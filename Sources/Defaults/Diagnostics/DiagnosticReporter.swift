@@ -4,7 +4,10 @@ import Foundation
 The one place the library reports problems.
 
 Tests capture diagnostics with ``capturing(_:)``; the capture is task-local, so
-tests running in parallel never see each other's reports.
+tests running in parallel never see each other's reports. A diagnostic the
+library reports on a thread of its own (the change watcher's, a flush's) is in
+no task: a test claims those by what they mention with
+``claiming(where:_:)``.
 */
 package enum DiagnosticReporter {
 	/// Receives the diagnostics of one capture scope.
@@ -20,11 +23,24 @@ package enum DiagnosticReporter {
 
 	@TaskLocal static var capture: Capture?
 
+	/// Diagnostics reported outside any capture that a test expects, told apart by what they say.
+	private struct Claim: Sendable {
+		let matches: @Sendable (Defaults.Diagnostic) -> Bool
+		let capture: Capture
+	}
+
+	private static let claims = Locked<[Claim]>([])
+
 	private static let handler = Locked<(@Sendable (Defaults.Diagnostic) -> Void)?>(nil)
 
 	static func report(_ diagnostic: Defaults.Diagnostic) {
 		if let capture {
 			capture.append(diagnostic)
+			return
+		}
+
+		if let claim = claims.withLock({ $0.first { $0.matches(diagnostic) } }) {
+			claim.capture.append(diagnostic)
 			return
 		}
 
@@ -62,6 +78,22 @@ package enum DiagnosticReporter {
 	static func capturing<T>(_ body: () throws -> T) rethrows -> (T, [Defaults.Diagnostic]) {
 		let capture = Capture()
 		let result = try $capture.withValue(capture) { try body() }
+		return (result, capture.diagnostics)
+	}
+
+	/// Runs `body`, returning its result and the diagnostics reported meanwhile, on any thread, outside any capture, that `matches` accepts (name the test's own suite, key or folder in it).
+	static func claiming<T>(where matches: @escaping @Sendable (Defaults.Diagnostic) -> Bool, _ body: () throws -> T) rethrows -> (T, [Defaults.Diagnostic]) {
+		let capture = Capture()
+		claims.withLock { $0.append(Claim(matches: matches, capture: capture)) }
+		defer { claims.withLock { $0.removeAll { $0.capture === capture } } }
+		let result = try body()
+		return (result, capture.diagnostics)
+	}
+
+	/// Runs `body`, returning its result and every diagnostic it reported in its task.
+	static func capturingAsync<T>(_ body: () async throws -> T) async rethrows -> (T, [Defaults.Diagnostic]) {
+		let capture = Capture()
+		let result = try await $capture.withValue(capture) { try await body() }
 		return (result, capture.diagnostics)
 	}
 }

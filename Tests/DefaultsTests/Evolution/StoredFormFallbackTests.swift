@@ -70,7 +70,8 @@ struct StoredFormFallbackTests {
 		let key = Defaults.Key<[Frog]?>(suite.keyName("frogs"), suite: suite.defaults)
 		plant(try JSONEncoder().encode([Frog(name: "Kermit"), Frog(name: "Toad")]), as: key.name, in: suite)
 
-		#expect(Defaults[key] == [Frog(name: "Kermit"), Frog(name: "Toad")])
+		let reported = diagnostics { #expect(Defaults[key] == [Frog(name: "Kermit"), Frog(name: "Toad")]) }
+		#expect(reported.map(\.kind) == [.otherStoredForm])
 		Defaults[key]?.append(Frog(name: "Keroppi"))
 		#expect(Defaults[key]?.count == 3)
 		#expect(suite.raw(key.name) as? [String] != nil, "stored in the current form: an array of JSON strings")
@@ -83,7 +84,9 @@ struct StoredFormFallbackTests {
 		encoder.outputFormat = .binary
 		plant(try encoder.encode(Frog(name: "Kermit")), as: key.name, in: suite)
 
-		#expect(Defaults[key] == Frog(name: "Kermit"))
+		let reported = diagnostics { #expect(Defaults[key] == Frog(name: "Kermit")) }
+		#expect(reported.map(\.kind) == [.otherStoredForm])
+		#expect(reported.first?.message.contains("property-list data") == true, "\(reported)")
 	}
 
 	@Test func aKeyedArchiveReadsWhereACodableFormIsExpected() throws {
@@ -106,7 +109,8 @@ struct StoredFormFallbackTests {
 		let key = Defaults.Key<Level>(suite.keyName("level"), default: .low, suite: suite.defaults)
 		plant(2, as: key.name, in: suite)
 
-		#expect(Defaults[key] == .high)
+		let reported = diagnostics { #expect(Defaults[key] == .high) }
+		#expect(reported.map(\.kind) == [.otherStoredForm])
 	}
 
 	@Test func aTypeStoredAsItIsGuessesNothingAcrossKinds() {

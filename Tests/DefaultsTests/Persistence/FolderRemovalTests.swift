@@ -71,4 +71,45 @@ struct FolderRemovalTests {
 
 		#expect(observer.waitForLine(timeout: 5) { $0 == "change -1 7" } != nil, "the file is re-read when the folder is back: \(observer.receivedLines)")
 	}
+
+	/// Listens to every file of a folder, and says when it hears something.
+	private final class FolderListener: ExternalChangeListener, Sendable {
+		let url: URL
+		let heard = DispatchSemaphore(value: 0)
+
+		init(_ folder: URL) {
+			url = folder
+		}
+
+		func fileDidChange() {
+			heard.signal()
+		}
+	}
+
+	@Test func aFolderNobodyListensToAnyMoreIsForgottenWhenItIsRemoved() throws {
+		#if canImport(Glibc)
+		let abandoned = try PrivateFolder()
+		let listened = try PrivateFolder()
+		let (abandonedPath, listenedPath) = (abandoned.folder.standardizedFileURL.path, listened.folder.standardizedFileURL.path)
+		var gone: FolderListener? = FolderListener(abandoned.folder)
+		let listener = FolderListener(listened.folder)
+		ExternalChangeWatcher.shared.watchFolder(try #require(gone))
+		ExternalChangeWatcher.shared.watchFolder(listener)
+		gone = nil
+
+		let (_, reported) = try DiagnosticReporter.claiming(where: { diagnostic in [abandonedPath, listenedPath].contains { diagnostic.message.contains($0) } }) {
+			// One watcher thread reads the events in order: once the listened folder's loss is heard, the other's was handled.
+			try FileManager.default.removeItem(at: abandoned.parent)
+			try FileManager.default.removeItem(at: listened.parent)
+			#expect(listener.heard.wait(timeout: .now() + 30) == .success)
+		}
+
+		#expect(reported.map(\.kind) == [.watchInterrupted])
+		#expect(reported.allSatisfy { $0.message.contains(listenedPath) }, "only the folder still listened to is reported: \(reported)")
+		let (listenedFolders, missingFolders) = ExternalChangeWatcher.shared.state.withLock { ($0.listenedFolders, $0.missingFolders) }
+		#expect(!listenedFolders.contains(abandonedPath) && missingFolders[abandonedPath] == nil, "nobody waits for the abandoned folder")
+		#expect(missingFolders[listenedPath] != nil, "the listened one is awaited")
+		withExtendedLifetime(listener) {}
+		#endif
+	}
 }

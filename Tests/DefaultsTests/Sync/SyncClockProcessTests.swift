@@ -30,9 +30,12 @@ private struct SharedFolderFleet: ~Copyable {
 		try await store.publish([key: Defaults.RemoteEntry(value: Defaults.AnySerializable(value), timestamp: stamp)])
 	}
 
-	/// The merged value of `key`, as a device that never synced reads it.
-	func remoteValue(_ key: String = "volume") async throws -> Defaults.AnySerializable? {
-		try await Defaults.SharedFolderRemoteStore(folder: folder, device: "reader").entries()[key]?.value
+	/// The merged value of `key`, as a device that never synced reads it, and the kinds of what that read reported.
+	func remoteValue(_ key: String = "volume") async throws -> (value: Defaults.AnySerializable?, reported: [Defaults.Diagnostic.Kind]) {
+		let (entries, reported) = try await DiagnosticReporter.capturingAsync {
+			try await Defaults.SharedFolderRemoteStore(folder: folder, device: "reader").entries()
+		}
+		return (entries[key]?.value, reported.map(\.kind))
 	}
 
 	/// The timestamp a device's ledger holds for `key`.
@@ -59,7 +62,9 @@ struct SyncClockProcessTests {
 		#expect(writer.status == 0, "\(writer.errorOutput)")
 		#expect(writer.lines == ["published"])
 		#expect(writer.errorOutput.contains("syncFailed") && writer.errorOutput.contains("counter 4294967295"), "\(writer.errorOutput)")
-		#expect(try await fleet.remoteValue() == 11)
+		let remote = try await fleet.remoteValue()
+		#expect(remote.value == 11)
+		#expect(remote.reported == [.syncFailed], "the hostile entry, refused by this read too")
 	}
 
 	@Test("a journal entry stamped a century ahead is refused; the other journals' entries of the key still sync", arguments: [Int64(100 * 365 * 86_400_000)])
@@ -72,7 +77,9 @@ struct SyncClockProcessTests {
 
 		#expect(reader.lines == ["value 3"], "\(reader.errorOutput)")
 		#expect(reader.errorOutput.contains("syncFailed") && reader.errorOutput.contains("ten years ahead"), "\(reader.errorOutput)")
-		#expect(try await fleet.remoteValue() == 3)
+		let remote = try await fleet.remoteValue()
+		#expect(remote.value == 3)
+		#expect(remote.reported == [.syncFailed], "the hostile entry, refused by this read too")
 	}
 
 	@Test(
@@ -90,7 +97,9 @@ struct SyncClockProcessTests {
 
 		#expect(try fleet.run("sync-read", device: "desk", ["volume"]).lines == ["value 11"], "the write was reverted by the next pull")
 		#expect(try fleet.run("sync-read", device: "phone", ["volume"]).lines == ["value 11"], "a fresh device got the older write")
-		#expect(try await fleet.remoteValue() == 11)
+		let remote = try await fleet.remoteValue()
+		#expect(remote.value == 11)
+		#expect(remote.reported.isEmpty)
 	}
 
 	@Test("stamps are signed with the device name the store was given, and two processes of one device sign differently")

@@ -216,7 +216,7 @@ struct SyncProcessTests {
 		let writer = try HelperProcess.run(["sync-write", shared, "laptop", suiteName, "volume", "11"], environment: environment("laptop"))
 		#expect(writer.status == 0)
 		#expect(writer.lines == ["published"])
-				#expect(observer.waitForLine(timeout: 30) { $0 == "change 0 11" } != nil)
+		#expect(observer.waitForLine(timeout: 30) { $0 == "change 0 11" } != nil)
 
 		let journals = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".defaults-journal.plist") }.sorted()
 		#expect(journals == ["desktop.defaults-journal.plist", "laptop.defaults-journal.plist"] || journals == ["laptop.defaults-journal.plist"])

@@ -241,8 +241,13 @@ extension ExternalChangeWatcher.State {
 				// The watch is gone (its folder was deleted, moved or unmounted).
 				watchedFolders[event.watch] = nil
 				if listenedFolders.contains(folder), missingFolders[folder] == nil, !watchedFolders.values.contains(folder) {
-					missingFolders[folder] = ExternalChangeWatcher.MissingFolder(since: .now())
-					batch.lostFolders.insert(folder)
+					if listeners(inFolders: [folder]).isEmpty {
+						// Listeners are held weakly: when all have gone, nobody misses the folder, so it is neither reported nor awaited.
+						listenedFolders.remove(folder)
+					} else {
+						missingFolders[folder] = ExternalChangeWatcher.MissingFolder(since: .now())
+						batch.lostFolders.insert(folder)
+					}
 				}
 
 				batch.needsNewWatches = batch.needsNewWatches || !missingFolders.isEmpty
@@ -278,6 +283,12 @@ extension ExternalChangeWatcher.State {
 	Returns the folders that are back, with when they went missing.
 	*/
 	mutating func watchMissingFolders() -> [String: DispatchTime] {
+		for folder in missingFolders.keys where listeners(inFolders: [folder]).isEmpty {
+			// Its listeners have all gone while it was missing: stop waiting for it.
+			missingFolders[folder] = nil
+			listenedFolders.remove(folder)
+		}
+
 		var recovered: [String: DispatchTime] = [:]
 		for (folder, missing) in missingFolders {
 			// Bounded: each round either watches the folder or an ancestor one level closer to it.
