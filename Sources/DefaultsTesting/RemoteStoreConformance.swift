@@ -39,8 +39,11 @@ public enum RemoteStoreConformance {
 	) async -> [String] {
 		var check = Check(store: store, peer: peer, prefix: "conformance-\(UUID().uuidString.prefix(8))-")
 		await check.roundTripsEveryKindOfValue()
-		await check.keepsTheLaterTimestampPerKey()
-		await check.keepsTheLatestOfConcurrentPublishes()
+		// Both publish entries the store must refuse, and a store may report each refusal: expected here, so captured, not printed.
+		_ = await DiagnosticReporter.capturingAsync {
+			await check.keepsTheLaterTimestampPerKey()
+			await check.keepsTheLatestOfConcurrentPublishes()
+		}
 		await check.announcesChangesFromElsewhere(within: changeTimeout)
 		return check.violations
 	}

@@ -231,11 +231,15 @@ extension PostgresTests {
 			#expect(stamps.count == 2 && stamps[0] != stamps[1], "\(stamps)")
 			#expect(stamps.allSatisfy { $0.device.hasPrefix("replica#") }, "\(stamps)")
 
-			#expect(await eventually {
-				await first.settle()
-				await second.settle()
-				return first.value == second.value
-			}, "diverged: \(first.value) and \(second.value)")
+			// The one that loses is refused by the table, and the refusal reported: expected, so claimed.
+			let (converged, _) = await DiagnosticReporter.claimingAsync(where: { $0.message.contains("@replica#") }) {
+				await eventually {
+					await first.settle()
+					await second.settle()
+					return first.value == second.value
+				}
+			}
+			#expect(converged, "diverged: \(first.value) and \(second.value)")
 		}
 	}
 }

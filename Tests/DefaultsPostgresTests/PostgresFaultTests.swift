@@ -11,6 +11,14 @@ extension PostgresTests {
 		/// One device writes `key0` … one key every 20 ms while `fault` strikes at the given steps; the other must end up with every value.
 		private func everyChangeArrives(despite fault: @escaping (Int, PostgresDevice, PostgresDevice) async throws -> Void, at steps: Set<Int>) async throws {
 			let namespace = PostgresTestServer.uniqueNamespace()
+			// The feed's loss is reported each time the fault strikes: expected, so claimed instead of printed.
+			let (_, reported) = try await DiagnosticReporter.claimingAsync(where: { $0.message.contains("namespace '\(namespace)'") }) {
+				try await everyChangeArrives(in: namespace, despite: fault, at: steps)
+			}
+			#expect(reported.allSatisfy { $0.kind == .syncFailed }, "\(reported)")
+		}
+
+		private func everyChangeArrives(in namespace: String, despite fault: @escaping (Int, PostgresDevice, PostgresDevice) async throws -> Void, at steps: Set<Int>) async throws {
 			let count = 40
 			let writer = try PostgresDevice("writer", namespace: namespace, keyCount: count)
 			let reader = try PostgresDevice("reader", namespace: namespace, keyCount: count)

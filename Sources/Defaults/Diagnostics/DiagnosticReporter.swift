@@ -82,16 +82,31 @@ package enum DiagnosticReporter {
 	}
 
 	/// Runs `body`, returning its result and the diagnostics reported meanwhile, on any thread, outside any capture, that `matches` accepts (name the test's own suite, key or folder in it).
-	static func claiming<T>(where matches: @escaping @Sendable (Defaults.Diagnostic) -> Bool, _ body: () throws -> T) rethrows -> (T, [Defaults.Diagnostic]) {
+	package static func claiming<T>(where matches: @escaping @Sendable (Defaults.Diagnostic) -> Bool, _ body: () throws -> T) rethrows -> (T, [Defaults.Diagnostic]) {
+		let capture = startClaim(matches)
+		defer { endClaim(capture) }
+		return (try body(), capture.diagnostics)
+	}
+
+	/// ``claiming(where:_:)`` for asynchronous work.
+	package static func claimingAsync<T>(where matches: @escaping @Sendable (Defaults.Diagnostic) -> Bool, _ body: () async throws -> T) async rethrows -> (T, [Defaults.Diagnostic]) {
+		let capture = startClaim(matches)
+		defer { endClaim(capture) }
+		return (try await body(), capture.diagnostics)
+	}
+
+	private static func startClaim(_ matches: @escaping @Sendable (Defaults.Diagnostic) -> Bool) -> Capture {
 		let capture = Capture()
 		claims.withLock { $0.append(Claim(matches: matches, capture: capture)) }
-		defer { claims.withLock { $0.removeAll { $0.capture === capture } } }
-		let result = try body()
-		return (result, capture.diagnostics)
+		return capture
+	}
+
+	private static func endClaim(_ capture: Capture) {
+		claims.withLock { $0.removeAll { $0.capture === capture } }
 	}
 
 	/// Runs `body`, returning its result and every diagnostic it reported in its task.
-	static func capturingAsync<T>(_ body: () async throws -> T) async rethrows -> (T, [Defaults.Diagnostic]) {
+	package static func capturingAsync<T>(_ body: () async throws -> T) async rethrows -> (T, [Defaults.Diagnostic]) {
 		let capture = Capture()
 		let result = try await $capture.withValue(capture) { try await body() }
 		return (result, capture.diagnostics)
