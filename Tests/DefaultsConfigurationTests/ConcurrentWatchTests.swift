@@ -2,13 +2,14 @@
 import Configuration
 import Defaults
 import DefaultsConfiguration
+import DefaultsTestSupport
 import Foundation
 import Testing
 
 @Suite("DefaultsProvider watchers under concurrent writes")
 struct ConcurrentWatchTests {
 	/// Writes per thread; `DEFAULTS_CONFIG_WATCH_ROUNDS` raises it.
-	static let rounds = ProcessInfo.processInfo.environment["DEFAULTS_CONFIG_WATCH_ROUNDS"].flatMap(Int.init) ?? 300
+	static let rounds = TestEnvironment.count("DEFAULTS_CONFIG_WATCH_ROUNDS", default: 300)
 
 	/**
 	Four threads write one key at once while a watcher reads it. Changes may

@@ -2,13 +2,14 @@
 import Configuration
 import Defaults
 import DefaultsConfiguration
+import DefaultsTestSupport
 import Foundation
 import Testing
 
 @Suite("DefaultsProvider snapshots are consistent")
 struct SnapshotConsistencyTests {
 	/// Rounds of the race; `DEFAULTS_CONFIG_SNAPSHOT_ROUNDS` raises it.
-	static let rounds = ProcessInfo.processInfo.environment["DEFAULTS_CONFIG_SNAPSHOT_ROUNDS"].flatMap(Int.init) ?? 2_000
+	static let rounds = TestEnvironment.count("DEFAULTS_CONFIG_SNAPSHOT_ROUNDS", default: 2_000)
 
 	/**
 	A writer sets `first` to n, then `second` to n, n = 1, 2, 3…; a snapshot

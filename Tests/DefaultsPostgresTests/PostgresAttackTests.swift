@@ -193,7 +193,7 @@ extension PostgresTests {
 
 		@Test("processes of one host (one machine ID) writing one key at once agree; the stamp carries the device name and a process tag")
 		func processesOfOneHost() async throws {
-			let trials = Int(ProcessInfo.processInfo.environment["DEFAULTS_PG_TRIALS"] ?? "") ?? 3
+			let trials = TestEnvironment.count("DEFAULTS_PG_TRIALS", default: 3)
 			for trial in 0..<trials {
 				let table = OwnTable()
 				let suites = (0..<2).map { "defaults-pg-host-\(trial)-\($0).\(UUID().uuidString)" }

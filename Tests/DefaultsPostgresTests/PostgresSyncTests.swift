@@ -12,7 +12,7 @@ extension PostgresTests {
 		func threeDevicesConverge() async throws {
 			let namespace = PostgresTestServer.uniqueNamespace()
 			let devices = try ["a", "b", "c"].map { try PostgresDevice($0, namespace: namespace) }
-			let rounds = Int(ProcessInfo.processInfo.environment["DEFAULTS_PG_TRIALS"] ?? "") ?? 5
+			let rounds = TestEnvironment.count("DEFAULTS_PG_TRIALS", default: 5)
 			var latest: Defaults.SyncTimestamp?
 			var expected = ""
 			// The writes that lose are refused by the table, and each refusal is reported: expected, so claimed.
@@ -29,8 +29,9 @@ extension PostgresTests {
 					try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
 				}
 
-				latest = try #require(lastWrites.max())
-				let writer = try #require(devices.first { latest?.device.hasPrefix("\($0.name)#") == true })
+				let newest = try #require(lastWrites.max())
+				latest = newest
+				let writer = try #require(devices.first { newest.device.hasPrefix("\($0.name)#") })
 				expected = "\(writer.name)-\(rounds - 1)"
 				return await eventually {
 					for device in devices {

@@ -31,4 +31,9 @@ public enum TestEnvironment {
 		try? FileManager.default.removeItem(at: configHome.appendingPathComponent(".\(name).plist.lock"))
 		try? FileManager.default.removeItem(at: configHome.appendingPathComponent(".\(name).plist.migration.lock"))
 	}
+
+	/// A trial or round count a test reads from the environment (`DEFAULTS_FORK_TRIALS=50`), else `defaultCount`, the modest count CI runs.
+	public static func count(_ variable: String, default defaultCount: Int) -> Int {
+		ProcessInfo.processInfo.environment[variable].flatMap { Int($0) } ?? defaultCount
+	}
 }

@@ -4,7 +4,7 @@ import Testing
 import Defaults
 
 /// Runs of each size when comparing the cost of long `-array` writes; the fastest counts.
-private let costTrials = ProcessInfo.processInfo.environment["DEFAULTS_TOOL_COST_TRIALS"].flatMap(Int.init) ?? 3
+private let costTrials = TestEnvironment.count("DEFAULTS_TOOL_COST_TRIALS", default: 3)
 
 @Suite("defaults with large inputs and long names")
 struct LimitTests {

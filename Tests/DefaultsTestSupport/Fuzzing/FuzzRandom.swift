@@ -30,7 +30,7 @@ public struct FuzzRandom: RandomNumberGenerator {
 /// How many trials a fuzz test runs, and with which seed: `DEFAULTS_FUZZ_TRIALS` and `DEFAULTS_FUZZ_SEED`.
 public enum FuzzSettings {
 	public static func trials(default defaultTrials: Int) -> Int {
-		ProcessInfo.processInfo.environment["DEFAULTS_FUZZ_TRIALS"].flatMap(Int.init) ?? defaultTrials
+		TestEnvironment.count("DEFAULTS_FUZZ_TRIALS", default: defaultTrials)
 	}
 
 	public static var seed: UInt64 {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Defaults
 
-private let concurrentLaunches = ProcessInfo.processInfo.environment["DEFAULTS_MIGRATION_PROCESSES"].flatMap(Int.init) ?? 4
+private let concurrentLaunches = TestEnvironment.count("DEFAULTS_MIGRATION_PROCESSES", default: 4)
 
 /// Real processes running the helper's two migrations (see MigrationCommands.swift): rename "oldName" to "name", double "count" as a Double.
 @Suite("Migrations across processes: concurrent launches, a process killed mid-migration", .serialized)

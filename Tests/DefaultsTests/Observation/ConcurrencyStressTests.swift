@@ -1,9 +1,10 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
 
 /// Rounds of the stress test; raise it for a long run: `DEFAULTS_STRESS_ROUNDS=200 swift test --sanitize=thread --filter Stress`.
-private let stressRounds = ProcessInfo.processInfo.environment["DEFAULTS_STRESS_ROUNDS"].flatMap(Int.init) ?? 20
+private let stressRounds = TestEnvironment.count("DEFAULTS_STRESS_ROUNDS", default: 20)
 
 @Suite("Observation under concurrency (run under --sanitize=thread)")
 struct ConcurrencyStressTests {

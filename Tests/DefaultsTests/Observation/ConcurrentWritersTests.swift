@@ -1,3 +1,4 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
@@ -10,7 +11,7 @@ struct ConcurrentWritersTests {
 	@Test func eachChangeCarriesTheValueItsWriteMade() {
 		let suite = TestSuite()
 		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
-		let writesPerThread = Int(ProcessInfo.processInfo.environment["DEFAULTS_STRESS_ROUNDS"] ?? "") ?? 2_000
+		let writesPerThread = TestEnvironment.count("DEFAULTS_STRESS_ROUNDS", default: 2_000)
 		let mismatches = Locked<[String]>([])
 		let observation = Defaults.observe(key, options: [], isolation: nil) { @Sendable change in
 			let writer = Thread.current.threadDictionary[writerKey] as? Int ?? -1

@@ -1,10 +1,11 @@
 import Dispatch
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
 
 /// Writes per writer in the isolation tests; raise it for a long run: `DEFAULTS_OBSERVER_WRITES=5000`.
-private let writesPerWriter = ProcessInfo.processInfo.environment["DEFAULTS_OBSERVER_WRITES"].flatMap(Int.init) ?? 200
+private let writesPerWriter = TestEnvironment.count("DEFAULTS_OBSERVER_WRITES", default: 200)
 
 /// Main-actor state changed by observers, as an app's view model would be.
 @MainActor

@@ -1,9 +1,10 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
 
 /// Kill trials; raise for a long run: `DEFAULTS_CRASH_TRIALS=5000 swift test --filter CrashHarness`.
-private let crashTrials = ProcessInfo.processInfo.environment["DEFAULTS_CRASH_TRIALS"].flatMap(Int.init) ?? 200
+private let crashTrials = TestEnvironment.count("DEFAULTS_CRASH_TRIALS", default: 200)
 
 @Suite("Crash safety: SIGKILL at random moments")
 struct CrashHarnessTests {

@@ -1,9 +1,10 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
 
 /// Trials of the fork test; raise for a long run: `DEFAULTS_FORK_TRIALS=50 swift test --filter ForkTests`.
-private let forkTrials = ProcessInfo.processInfo.environment["DEFAULTS_FORK_TRIALS"].flatMap(Int.init) ?? 3
+private let forkTrials = TestEnvironment.count("DEFAULTS_FORK_TRIALS", default: 3)
 
 @Suite("fork(): a child writes only its own changes")
 struct ForkTests {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Defaults
 
-private let inPlaceMilliseconds = ProcessInfo.processInfo.environment["DEFAULTS_IN_PLACE_MS"].flatMap(Int.init) ?? 1500
+private let inPlaceMilliseconds = TestEnvironment.count("DEFAULTS_IN_PLACE_MS", default: 1500)
 
 /// Foundation's own `UserDefaults` saves a suite in place, without the lock: a flush that catches the file half-written must wait for it, not set it aside.
 @Suite("A file another program rewrites in place is not set aside mid-write")

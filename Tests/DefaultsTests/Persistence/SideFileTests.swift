@@ -4,10 +4,10 @@ import Testing
 @testable import Defaults
 
 /// Unreadable files set aside by concurrent processes; raise for a long run: `DEFAULTS_ASIDE_TRIALS=3000`.
-private let asideTrials = ProcessInfo.processInfo.environment["DEFAULTS_ASIDE_TRIALS"].flatMap(Int.init) ?? 200
+private let asideTrials = TestEnvironment.count("DEFAULTS_ASIDE_TRIALS", default: 200)
 
 /// Kills of a writer looking for one between creating and renaming its temporary file.
-private let temporaryKillTrials = ProcessInfo.processInfo.environment["DEFAULTS_TEMPORARY_KILL_TRIALS"].flatMap(Int.init) ?? 100
+private let temporaryKillTrials = TestEnvironment.count("DEFAULTS_TEMPORARY_KILL_TRIALS", default: 100)
 
 @Suite("Files next to the suite file: set-aside copies and temporaries")
 struct SideFileTests {

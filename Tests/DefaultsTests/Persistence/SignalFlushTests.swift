@@ -4,7 +4,7 @@ import Testing
 @testable import Defaults
 
 /// Trials per signal and delay; raise for a long run: `DEFAULTS_SIGNAL_TRIALS=100 swift test --filter SignalFlush`.
-private let signalTrials = ProcessInfo.processInfo.environment["DEFAULTS_SIGNAL_TRIALS"].flatMap(Int.init) ?? 10
+private let signalTrials = TestEnvironment.count("DEFAULTS_SIGNAL_TRIALS", default: 10)
 
 @Suite("Termination signals: a write whose setter returned is on disk", .serialized)
 struct SignalFlushTests {

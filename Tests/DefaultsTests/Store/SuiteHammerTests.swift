@@ -1,8 +1,9 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
 
-private let hammerRounds = ProcessInfo.processInfo.environment["DEFAULTS_STRESS_ROUNDS"].flatMap(Int.init) ?? 20
+private let hammerRounds = TestEnvironment.count("DEFAULTS_STRESS_ROUNDS", default: 20)
 
 /// One suite object used from many threads at once: run under `--sanitize=thread` (the test command's second pass).
 @Suite("One suite, many threads (run under --sanitize=thread)")

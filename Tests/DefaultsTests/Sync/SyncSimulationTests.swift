@@ -1,4 +1,5 @@
 import DefaultsTesting
+import DefaultsTestSupport
 import Foundation
 import PropertyBased
 import Testing
@@ -88,7 +89,7 @@ private final class TestClock: @unchecked Sendable {
 @Suite("Sync simulation")
 struct SyncSimulationTests {
 	private static let keyCount = 3
-	private static let trials = Int(ProcessInfo.processInfo.environment["DEFAULTS_SYNC_TRIALS"] ?? "") ?? 150
+	private static let trials = TestEnvironment.count("DEFAULTS_SYNC_TRIALS", default: 150)
 
 	/// What happened to one key on some device: an explicit write (or a reset, `nil`) at a timestamp.
 	private struct Write {

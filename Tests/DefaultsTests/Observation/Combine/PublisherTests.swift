@@ -3,13 +3,14 @@ import Combine
 #elseif Combine && canImport(OpenCombine)
 import OpenCombine
 #endif
+import DefaultsTestSupport
 import Foundation
 import Testing
 @testable import Defaults
 
 #if canImport(Combine) || (Combine && canImport(OpenCombine))
 /// Concurrent writers per round of the cross-thread test: `DEFAULTS_PUBLISHER_WRITES=2000` for a longer run.
-private let writesPerThread = ProcessInfo.processInfo.environment["DEFAULTS_PUBLISHER_WRITES"].flatMap(Int.init) ?? 250
+private let writesPerThread = TestEnvironment.count("DEFAULTS_PUBLISHER_WRITES", default: 250)
 
 @Suite("Combine: Defaults.publisher, as Defaults 9 documents it")
 struct PublisherTests {
