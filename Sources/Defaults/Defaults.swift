@@ -13,9 +13,9 @@ extension Defaults.Keys {
 	static let quality = Key<Double>("quality", default: 0.8)
 }
 
-Defaults[.quality]        //=> 0.8
-Defaults[.quality] += 0.1 //=> 0.9
-Defaults.reset(.quality)  //=> back to 0.8
+print(Defaults[.quality]) // 0.8
+Defaults[.quality] += 0.1 // 0.9
+Defaults.reset(.quality)  // back to 0.8
 ```
 
 `Defaults` is a namespace; it has no instances. Values are stored in the key's

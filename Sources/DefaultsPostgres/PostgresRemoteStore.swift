@@ -38,8 +38,16 @@ extension Defaults {
 	import DefaultsPostgres
 	import PostgresNIO
 
-	var configuration = PostgresClient.Configuration(
-		host: "db.internal", username: "app", password: secret, database: "settings", tls: .require(.makeClientConfiguration())
+	extension Defaults.Keys {
+		static let maintenanceMode = Key<Bool>("maintenanceMode", default: false, iCloud: true)
+	}
+
+	let configuration = PostgresClient.Configuration(
+		host: "db.internal",
+		username: "app",
+		password: ProcessInfo.processInfo.environment["SETTINGS_DB_PASSWORD"],
+		database: "settings",
+		tls: .require(.makeClientConfiguration())
 	)
 	Defaults.iCloud.remote = try Defaults.PostgresRemoteStore(configuration: configuration, namespace: "billing-production")
 	Defaults[.maintenanceMode] = true // every instance in the namespace sees it within milliseconds

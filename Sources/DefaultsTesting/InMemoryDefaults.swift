@@ -15,13 +15,23 @@ and `@ObservableDefault`.
 import DefaultsTesting
 import Testing
 
+/// The code under test: it takes the suite to keep its count in.
+struct LaunchCounter {
+	let launches: Defaults.Key<Int>
+
+	init(suite: UserDefaults) {
+		launches = Defaults.Key<Int>("launches", default: 0, suite: suite)
+	}
+
+	func record() {
+		Defaults[launches] += 1
+	}
+}
+
 @Test func countsLaunches() {
-	let suite = InMemoryDefaults()
-	let launches = Defaults.Key<Int>("launches", default: 0, suite: suite)
-
-	AppLaunch(suite: suite).record()
-
-	#expect(suite[launches] == 1)
+	let counter = LaunchCounter(suite: InMemoryDefaults())
+	counter.record()
+	#expect(Defaults[counter.launches] == 1)
 }
 ```
 

@@ -13,7 +13,11 @@ that holds other data. It returns one line per broken rule; an empty array
 means the store conforms.
 
 ```swift
-let violations = await RemoteStoreConformance.violations(of: storeOnLaptop, peer: storeOnDesktop)
+// Two devices' handles on one shared folder.
+let folder = URL(fileURLWithPath: "/mnt/shared/settings")
+let laptop = try Defaults.SharedFolderRemoteStore(folder: folder, device: "laptop")
+let desktop = try Defaults.SharedFolderRemoteStore(folder: folder, device: "desktop")
+let violations = await RemoteStoreConformance.violations(of: laptop, peer: desktop)
 #expect(violations.isEmpty, "\(violations)")
 ```
 */

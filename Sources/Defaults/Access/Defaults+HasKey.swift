@@ -9,11 +9,11 @@ extension Defaults {
 	when a stored value happens to equal it.
 
 	```swift
-	Defaults.hasKey(.username) //=> false
+	print(Defaults.hasKey(.username)) // false
 	Defaults[.username] = "ada"
-	Defaults.hasKey(.username) //=> true
+	print(Defaults.hasKey(.username)) // true
 	Defaults.reset(.username)
-	Defaults.hasKey(.username) //=> false
+	print(Defaults.hasKey(.username)) // false
 	```
 	*/
 	public static func hasKey(_ key: _AnyKey) -> Bool {
@@ -28,7 +28,7 @@ extension UserDefaults {
 
 	```swift
 	let group = UserDefaults(suiteName: "com.example.shared")!
-	group.hasKey(.username) //=> false
+	print(group.hasKey(.username)) // false
 	```
 	*/
 	public func hasKey(_ key: Defaults._AnyKey) -> Bool {

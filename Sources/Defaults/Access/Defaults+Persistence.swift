@@ -23,8 +23,12 @@ extension Defaults {
 	On Apple platforms this calls `synchronize()`.
 
 	```swift
+	extension Defaults.Keys {
+		static let lastExport = Key<Date>("lastExport", default: .distantPast)
+	}
+
 	Defaults[.lastExport] = Date()
-	try Defaults.flush()
+	try Defaults.flush()   // on disk now, not at the next coalesced write
 	```
 	*/
 	public static func flush(suite: UserDefaults = .standard) throws(PersistenceError) {

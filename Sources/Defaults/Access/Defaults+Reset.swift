@@ -30,7 +30,7 @@ extension Defaults {
 	Resets typed keys of different value types to their default values.
 
 	```swift
-	Defaults.reset(Defaults.Keys.quality, Defaults.Keys.name)
+	Defaults.reset(Defaults.Keys.quality, Defaults.Keys.username)   // a Double key and a String? key
 	```
 	*/
 	public static func reset<each Value: Serializable>(_ keys: repeat Key<each Value>) {
@@ -41,7 +41,7 @@ extension Defaults {
 	Resets the keys with the given names in `suite`.
 
 	```swift
-	Defaults.reset("quality", "name")
+	Defaults.reset("quality", "username")
 	```
 	*/
 	public static func reset(_ names: String..., suite: UserDefaults = .standard) {
@@ -52,7 +52,8 @@ extension Defaults {
 	Resets the keys with the given names in `suite`; useful when the names are in a collection.
 
 	```swift
-	Defaults.reset(["quality", "name"], suite: groupDefaults)
+	let names = ["quality", "username"]
+	Defaults.reset(names, suite: UserDefaults(suiteName: "com.example.shared")!)
 	```
 	*/
 	public static func reset(_ names: [String], suite: UserDefaults = .standard) {

@@ -12,9 +12,9 @@ extension Defaults {
 	Writing `nil` to an optional key removes the stored value.
 
 	```swift
-	Defaults[.quality]        //=> 0.8
+	print(Defaults[.quality]) // 0.8
 	Defaults[.quality] = 0.5
-	Defaults[.quality] += 0.1 //=> 0.6
+	Defaults[.quality] += 0.1 // 0.6
 	```
 	*/
 	@inlinable
@@ -35,8 +35,9 @@ extension UserDefaults {
 	Reads or writes a key in this suite (rather than the key's own).
 
 	```swift
-	UserDefaults.standard[.isUnicorn] //=> true
-	extensionDefaults[.isUnicorn] = false
+	let extensionDefaults = UserDefaults(suiteName: "group.com.example.app")!
+	extensionDefaults[.isUnicornMode] = true   // stored in that suite, whichever suite the key names
+	print(extensionDefaults[.isUnicornMode])   // true
 	```
 	*/
 	@inlinable

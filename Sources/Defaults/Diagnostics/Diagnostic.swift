@@ -12,7 +12,7 @@ extension Defaults {
 
 	```swift
 	Defaults.setDiagnosticHandler { diagnostic in
-		logger.warning("\(diagnostic)")
+		print("preferences: \(diagnostic)")   // or your logger
 	}
 	```
 	*/

@@ -122,7 +122,7 @@ extension Defaults {
 	```swift
 	Defaults.setDiagnosticHandler { diagnostic in
 		if diagnostic.kind == .undecodableValue {
-			analytics.record("bad preference \(diagnostic.key ?? "?")")
+			print("bad preference \(diagnostic.key ?? "?")")   // or your analytics
 		}
 	}
 	```

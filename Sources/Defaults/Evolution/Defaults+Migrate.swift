@@ -7,13 +7,9 @@ extension Defaults {
 	before the app reads its settings.
 
 	```swift
-	@main
-	struct Reader {
-		static func main() throws {
-			try Defaults.migrate(settingsMigrations)
-			// … the app reads its settings in their current form from here on.
-		}
-	}
+	// First thing at launch:
+	try Defaults.migrate(settingsMigrations)
+	// … the app reads its settings in their current form from here on.
 	```
 
 	The rules:

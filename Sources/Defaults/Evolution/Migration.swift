@@ -35,7 +35,7 @@ extension Defaults {
 		Creates a migration to `version`.
 
 		```swift
-		Defaults.Migration(version: 4) { settings in
+		let migration = Defaults.Migration(version: 4) { settings in
 			settings.removeObject(forKey: "legacyCache")
 		}
 		```

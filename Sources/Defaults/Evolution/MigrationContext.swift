@@ -12,7 +12,7 @@ extension Defaults {
 	what the user had.
 
 	```swift
-	Defaults.Migration(version: 5) { settings in
+	let migration = Defaults.Migration(version: 5) { settings in
 		// Read as it was stored then: any type the library can decode, or the raw property-list object.
 		let wasDark = try settings.value(Bool.self, forKey: "darkMode") ?? false
 		settings.removeObject(forKey: "darkMode")
@@ -44,7 +44,11 @@ extension Defaults {
 		or `nil`.
 
 		```swift
-		if let legacy = settings.object(forKey: "colors") as? [String: String] { … }
+		let migration = Defaults.Migration(version: 2) { settings in
+			if let legacy = settings.object(forKey: "colors") as? [String: String] {
+				try settings.set(Array(legacy.values), forKey: "favoriteColors")
+			}
+		}
 		```
 		*/
 		public func object(forKey name: String) -> Any? {
@@ -59,7 +63,11 @@ extension Defaults {
 		stored that does not decode as `type`.
 
 		```swift
-		let volume = try settings.value(Int.self, forKey: "volume")
+		let migration = Defaults.Migration(version: 2) { settings in
+			if let volume = try settings.value(Int.self, forKey: "volume") {
+				try settings.set(Double(volume) / 100, forKey: "volume")   // percent to a fraction
+			}
+		}
 		```
 		*/
 		public func value<Value: Defaults.Serializable>(_ type: Value.Type = Value.self, forKey name: String) throws -> Value? {
@@ -84,7 +92,9 @@ extension Defaults {
 		(a `nil` optional removes it).
 
 		```swift
-		try settings.set(["en", "fr"], forKey: "languages")
+		let migration = Defaults.Migration(version: 2) { settings in
+			try settings.set(["en", "fr"], forKey: "languages")
+		}
 		```
 		*/
 		public func set<Value: Defaults.Serializable>(_ value: Value, forKey name: String) throws {
@@ -101,7 +111,9 @@ extension Defaults {
 		it); throws if it is not one.
 
 		```swift
-		try settings.setObject(["width": 800, "height": 600], forKey: "windowSize")
+		let migration = Defaults.Migration(version: 2) { settings in
+			try settings.setObject(["width": 800, "height": 600], forKey: "windowSize")
+		}
 		```
 		*/
 		public func setObject(_ object: Any?, forKey name: String) throws {
@@ -127,7 +139,9 @@ extension Defaults {
 		already has one; `name` is removed either way.
 
 		```swift
-		settings.rename("fontSize", to: "textSize")
+		let migration = Defaults.Migration(version: 2) { settings in
+			settings.rename("fontSize", to: "textSize")
+		}
 		```
 		*/
 		public func rename(_ name: String, to newName: String) {
@@ -149,7 +163,16 @@ extension Defaults {
 		form its key's type reads: nothing is lost.
 
 		```swift
-		Defaults.Migration(version: 1) { settings in
+		struct Frog: Codable, Defaults.Serializable {
+			var name: String
+		}
+
+		extension Defaults.Keys {
+			static let frogs = Key<[Frog]>("frogs", default: [])
+			static let bestFrog = Key<Frog?>("bestFrog")
+		}
+
+		let migration = Defaults.Migration(version: 1) { settings in
 			// Stored by SwiftyUserDefaults as JSON `Data`; stored as these keys store them from now on.
 			try settings.storeInCurrentForm([.frogs, .bestFrog])
 		}
@@ -178,7 +201,9 @@ extension Defaults {
 		new value in the key's form.
 
 		```swift
-		settings[.fontSize] = max(settings[.fontSize], 9)
+		let migration = Defaults.Migration(version: 2) { settings in
+			settings[.fontSize] = max(settings[.fontSize], 9)
+		}
 		```
 		*/
 		public subscript<Value: Defaults.Serializable>(key: Defaults.Key<Value>) -> Value {

@@ -12,7 +12,7 @@ extension Defaults {
 		static let isUnicornMode = Key<Bool>("isUnicornMode", default: false)
 	}
 
-	Defaults.isUnicornMode.reset()
+	Defaults.Keys.isUnicornMode.reset()
 	```
 	*/
 	public class _AnyKey: @unchecked Sendable {

@@ -31,7 +31,9 @@ extension Defaults {
 		Creates a key with a static default, registered with `suite` so raw `UserDefaults` reads see it.
 
 		```swift
-		static let quality = Key<Double>("quality", default: 0.8)
+		extension Defaults.Keys {
+			static let quality = Key<Double>("quality", default: 0.8)
+		}
 		```
 		*/
 		public convenience init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false) {
@@ -67,7 +69,9 @@ extension Defaults {
 		The closure is never called here, and the default is not registered with the suite.
 
 		```swift
-		static let camera = Key<String>("camera") { ProcessInfo.processInfo.hostName }
+		extension Defaults.Keys {
+			static let camera = Key<String>("camera") { ProcessInfo.processInfo.hostName }
+		}
 		```
 		*/
 		public convenience init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, default defaultValueGetter: @escaping () -> Value) {
@@ -79,7 +83,9 @@ extension Defaults {
 		before (see ``init(_:default:suite:iCloud:previousNames:)``).
 
 		```swift
-		static let camera = Key<String>("camera", previousNames: ["cameraName"]) { ProcessInfo.processInfo.hostName }
+		extension Defaults.Keys {
+			static let camera = Key<String>("camera", previousNames: ["cameraName"]) { ProcessInfo.processInfo.hostName }
+		}
 		```
 		*/
 		public convenience init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, previousNames: [String], default defaultValueGetter: @escaping () -> Value) {
@@ -152,7 +158,7 @@ extension Defaults.Key where Value: Equatable {
 
 	```swift
 	Defaults[.quality] = 0.8
-	Defaults.Keys.quality.isDefaultValue //=> true
+	print(Defaults.Keys.quality.isDefaultValue) // true
 	```
 	*/
 	public var isDefaultValue: Bool {

@@ -13,13 +13,24 @@ extension Defaults {
 	with `-`, `(`, `{`, `<` or `"`, and strings spanning several lines.
 
 	```swift
+	struct Window: Codable, Defaults.Serializable {
+		var width: Int
+		var height: Int
+	}
+
+	extension Defaults.Keys {
+		static let window = Key<Window>("window", default: Window(width: 640, height: 480))
+	}
+
 	var overrides = Defaults.LaunchArguments()
 	overrides[.quality] = 0.5
 	overrides[.username] = "-ada-"
 	overrides[.window] = Window(width: 800, height: 600)
 
-	let app = XCUIApplication()
-	app.launchArguments = try overrides.encoded()
+	// The app under test, as a process (an XCUIApplication's launchArguments in a UI test).
+	let app = Process()
+	app.executableURL = URL(fileURLWithPath: "/usr/local/bin/my-app")
+	app.arguments = try overrides.encoded()
 	// ["-quality", "<real>0.5</real>", "-username", "<string>-ada-</string>", "-window", "<string>{…}</string>"]
 	```
 
@@ -111,8 +122,10 @@ extension Defaults {
 	A value that cannot be given as a launch argument because it cannot be stored.
 
 	```swift
+	var overrides = Defaults.LaunchArguments()
+	overrides[.quality] = 0.5
 	do {
-		app.launchArguments = try overrides.encoded()
+		print(try overrides.encoded())
 	} catch {
 		print(error) // the value for 'position' cannot be a launch argument: …
 	}

@@ -104,7 +104,7 @@ extension Defaults {
 
 	```swift
 	let observation = Defaults.observe(keys: .quality, .isUnicornMode) {
-		refreshUI()
+		print("quality or unicorn mode changed")
 	}
 	```
 	*/
@@ -140,9 +140,9 @@ extension Defaults {
 	the current task (or thread) only, and nesting restores the outer state.
 
 	```swift
-	let observation = Defaults.observe(.name) { change in
+	let observation = Defaults.observe(.username) { change in
 		Defaults.withoutPropagation {
-			Defaults[.name] = change.newValue.trimmingCharacters(in: .whitespaces)
+			Defaults[.username] = change.newValue?.trimmingCharacters(in: .whitespaces)
 		}
 	}
 	```

@@ -37,8 +37,8 @@ extension Defaults {
 	`initial` is `false`), then all of them again whenever any one changes.
 
 	```swift
-	for await (quality, name) in Defaults.updates(.quality, .name) {
-		render(quality, name)
+	for await (quality, username) in Defaults.updates(.quality, .username) {
+		print(quality, username ?? "nobody")
 	}
 	```
 	*/
@@ -66,9 +66,9 @@ extension Defaults {
 	`initial` is `false`); read the values you need when it arrives.
 
 	```swift
-	let keys: [Defaults._AnyKey] = [.quality, .name]
+	let keys: [Defaults._AnyKey] = [.quality, .username]
 	for await _ in Defaults.updates(keys) {
-		refresh()
+		print("quality or username changed")
 	}
 	```
 	*/

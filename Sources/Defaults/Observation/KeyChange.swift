@@ -5,7 +5,9 @@ extension Defaults {
 	When an observer is told about a change.
 
 	```swift
-	Defaults.observe(.quality, options: [.initial, .prior]) { change in … }
+	let observation = Defaults.observe(.quality, options: [.initial, .prior]) { change in
+		print(change.isPrior ? "about to change from \(change.oldValue)" : "now \(change.newValue)")
+	}
 	```
 	*/
 	public enum ObservationOption: Sendable, Hashable {

@@ -9,8 +9,10 @@ is declared here so ``Defaults/KeyChange/kind`` has the same type everywhere
 and code that checks it compiles on every platform.
 
 ```swift
-Defaults.observe(.quality) { change in
-	if change.kind == .setting { … }
+let observation = Defaults.observe(.quality) { change in
+	if change.kind == .setting {
+		print("quality set to \(change.newValue)")
+	}
 }
 ```
 */

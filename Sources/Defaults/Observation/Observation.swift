@@ -28,7 +28,12 @@ extension Defaults {
 		The object is held weakly. Returns the observation, so you can keep it too.
 
 		```swift
-		Defaults.observe(.quality) { _ in … }.tieToLifetime(of: self)
+		final class QualityLabel {
+			init() {
+				Defaults.observe(.quality) { change in print(change.newValue) }
+					.tieToLifetime(of: self)   // stops when the label goes
+			}
+		}
 		```
 		*/
 		@discardableResult
@@ -38,7 +43,9 @@ extension Defaults {
 		Undoes ``tieToLifetime(of:)``: the observation again stops when released.
 
 		```swift
-		observation.removeLifetimeTie()
+		let label = NSObject()
+		let observation = Defaults.observe(.quality) { change in print(change.newValue) }.tieToLifetime(of: label)
+		observation.removeLifetimeTie()   // now it stops when `observation` is released
 		```
 		*/
 		func removeLifetimeTie()

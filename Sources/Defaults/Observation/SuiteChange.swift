@@ -12,7 +12,7 @@ extension Defaults {
 	```swift
 	let observation = Defaults.observe(suite: .standard) { change in
 		if change.affects(.quality) {
-			applyQuality(Defaults[.quality])
+			print("quality is now \(Defaults[.quality])")
 		}
 		print("\(change.name) changed")
 	}

@@ -35,7 +35,9 @@ public struct Default<Value: Defaults.Serializable>: Sendable {
 	Binds the property to `key`.
 
 	```swift
-	@Default(.volume) var volume
+	struct Player {
+		@Default(.volume) var volume
+	}
 	```
 	*/
 	public init(_ key: Defaults.Key<Value>) {
@@ -55,7 +57,13 @@ public struct Default<Value: Defaults.Serializable>: Sendable {
 	Resets the key to its default value.
 
 	```swift
-	$volume.reset()   // or _volume.reset()
+	struct Player {
+		@Default(.volume) var volume
+
+		func restoreVolume() {
+			$volume.reset()   // or _volume.reset()
+		}
+	}
 	```
 	*/
 	public func reset() {
@@ -68,7 +76,13 @@ public struct Default<Value: Defaults.Serializable>: Sendable {
 	thread when called from nonisolated code.
 
 	```swift
-	let observation = $volume.observe { change in print(change.newValue) }
+	struct Player {
+		@Default(.volume) var volume
+
+		func watchVolume() -> some Defaults.Observation {
+			$volume.observe { change in print(change.newValue) }
+		}
+	}
 	```
 	*/
 	public func observe(
@@ -85,7 +99,11 @@ extension Default where Value: Equatable {
 	Whether the key currently reads its default value.
 
 	```swift
-	if $volume.isDefaultValue { … }
+	struct Player {
+		@Default(.volume) var volume
+
+		var showsResetButton: Bool { !$volume.isDefaultValue }
+	}
 	```
 	*/
 	public var isDefaultValue: Bool {
@@ -98,7 +116,15 @@ extension Default where Value: Sendable {
 	The key's values as an asynchronous sequence; see ``Defaults/updates(_:initial:)->AsyncStream<Value>``.
 
 	```swift
-	for await volume in $volume.updates() { … }
+	struct Player {
+		@Default(.volume) var volume
+
+		func followVolume() async {
+			for await volume in $volume.updates() {
+				print("volume is now \(volume)")
+			}
+		}
+	}
 	```
 	*/
 	public func updates(initial: Bool = true) -> AsyncStream<Value> {

@@ -63,7 +63,9 @@ extension Defaults {
 		The wrapped value decoded as `type`, for when inference cannot tell the type.
 
 		```swift
-		if let mime = Defaults[.magic]["mime"]?.get(Mime.self) { … }
+		if let mime = Defaults[.magic]["mime"]?.get(Mime.self) {
+			print(mime.rawValue)
+		}
 		```
 		*/
 		public func get<Value: Defaults.Serializable>(_: Value.Type) -> Value? {

@@ -12,7 +12,30 @@ extension Defaults {
 
 	Run it in your tests for every custom bridge:
 
+	<!-- check: test -->
 	```swift
+	import Defaults
+	import Testing
+
+	struct User: Equatable {
+		var name: String
+		var age: Int
+	}
+
+	struct UserBridge: Defaults.Bridge {
+		func serialize(_ value: User?) -> [String: String]? {
+			value.map { ["name": $0.name, "age": String($0.age)] }
+		}
+
+		func deserialize(_ object: [String: String]?) -> User? {
+			guard let object, let name = object["name"], let age = object["age"].flatMap({ Int($0) }) else {
+				return nil
+			}
+
+			return User(name: name, age: age)
+		}
+	}
+
 	@Test func userBridgeConforms() {
 		let problems = Defaults.bridgeViolations(
 			of: UserBridge(),

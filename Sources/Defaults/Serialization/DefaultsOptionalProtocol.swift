@@ -12,8 +12,7 @@ extension Defaults.Key where Value: _DefaultsOptionalProtocol {
 	var isUnset: Bool { Defaults[self]._defaults_isNil }
 }
 
-Defaults.Key<String?>("name").isUnset
-//=> true
+print(Defaults.Key<String?>("nickname").isUnset) // true
 ```
 */
 public protocol _DefaultsOptionalProtocol: ExpressibleByNilLiteral {

@@ -31,6 +31,15 @@ public protocol _DefaultsSerializable<Bridge> {
 	The bridge used to store values of this type.
 
 	```swift
+	struct User {
+		var name: String
+	}
+
+	struct UserBridge: Defaults.Bridge {
+		func serialize(_ value: User?) -> String? { value?.name }
+		func deserialize(_ object: String?) -> User? { object.map { User(name: $0) } }
+	}
+
 	extension User: Defaults.Serializable {
 		static let bridge = UserBridge()
 	}
@@ -138,8 +147,22 @@ Makes a `Codable & NSSecureCoding` class store a keyed archive rather than JSON.
 
 ```swift
 final class Shape: NSObject, NSSecureCoding, Codable, Defaults.Serializable, Defaults.PreferNSSecureCoding {
-	// …
+	static var supportsSecureCoding: Bool { true }
+	let sides: Int
+
+	init(sides: Int) {
+		self.sides = sides
+	}
+
+	init?(coder: NSCoder) {
+		sides = coder.decodeInteger(forKey: "sides")
+	}
+
+	func encode(with coder: NSCoder) {
+		coder.encode(sides, forKey: "sides")
+	}
 }
+// Stored as a keyed archive, not as JSON.
 ```
 */
 public protocol _DefaultsPreferNSSecureCoding: NSObject, NSSecureCoding {}
@@ -150,8 +173,15 @@ A custom `Collection` that is stored as a property-list array.
 ```swift
 struct Bag<Element: Defaults.Serializable>: Collection, Defaults.CollectionSerializable {
 	var items: [Element]
-	init(_ elements: [Element]) { items = elements }
-	// … Collection requirements …
+
+	init(_ elements: [Element]) {
+		items = elements
+	}
+
+	var startIndex: Int { items.startIndex }
+	var endIndex: Int { items.endIndex }
+	subscript(position: Int) -> Element { items[position] }
+	func index(after index: Int) -> Int { items.index(after: index) }
 }
 ```
 */
@@ -167,8 +197,9 @@ public protocol _DefaultsCollectionSerializable<Element>: Collection, Defaults.S
 A custom `SetAlgebra` that is stored as a property-list array.
 
 ```swift
-extension SetBag: Defaults.SetAlgebraSerializable {
-	func toArray() -> [Element] { Array(store) }
+// Tags: a SetAlgebra of strings, kept in `storage`.
+extension Tags: Defaults.SetAlgebraSerializable {
+	func toArray() -> [String] { Array(storage) }
 }
 ```
 */

@@ -7,6 +7,7 @@ Built on `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`:
 the thread sanitizer does not see `Mutex`'s futex-based locking on Linux and
 reports every guarded access as a race, which would hide real ones.
 
+<!-- check: internal -->
 ```swift
 let counter = Locked(0)
 counter.withLock { $0 += 1 }

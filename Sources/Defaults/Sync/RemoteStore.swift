@@ -31,9 +31,18 @@ extension Defaults {
 	`syncFailed` diagnostic and stays on the device, never silently lost.
 
 	```swift
+	/// A remote that holds no more than a small key-value service allows, kept in a shared folder.
 	final class TinyRemote: Defaults.RemoteStore {
 		let limits = Defaults.RemoteLimits(maximumKeys: 100, maximumTotalBytes: 64_000)
-		// …
+		private let folder: Defaults.SharedFolderRemoteStore
+
+		init(folder: URL) throws {
+			self.folder = try Defaults.SharedFolderRemoteStore(folder: folder)
+		}
+
+		func entries() async throws -> [String: Defaults.RemoteEntry] { try await folder.entries() }
+		func publish(_ entries: [String: Defaults.RemoteEntry]) async throws { try await folder.publish(entries) }
+		func changes() -> AsyncStream<Set<String>> { folder.changes() }
 	}
 	```
 	*/
@@ -103,8 +112,9 @@ extension Defaults.RemoteStore {
 	No name of its own: changes are signed with the machine's identity.
 
 	```swift
-	let store = InMemoryRemoteStore()
-	store.deviceIdentity //=> nil
+	func signer(of store: some Defaults.RemoteStore) -> String {
+		store.deviceIdentity ?? "this machine"   // nil unless the store names the device
+	}
 	```
 	*/
 	public var deviceIdentity: String? {

@@ -18,7 +18,7 @@ extension Defaults {
 	```swift
 	let earlier = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "mac")
 	let later = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 1, device: "mac")
-	earlier < later //=> true
+	print(earlier < later) // true
 	```
 	*/
 	public struct SyncTimestamp: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {

@@ -65,7 +65,7 @@ extension Defaults {
 	```swift
 	let cancellable = Defaults.publisher(keys: .quality, .isUnicornMode)
 		.sink {
-			refreshUI()
+			print("quality or unicorn mode changed")
 		}
 	```
 	*/
@@ -81,7 +81,7 @@ extension Defaults {
 
 	```swift
 	let keys: [Defaults._AnyKey] = [.quality, .isUnicornMode]
-	let cancellable = Defaults.publisher(keys: keys).sink { refreshUI() }
+	let cancellable = Defaults.publisher(keys: keys).sink { print("one of them changed") }
 	```
 	*/
 	public static func publisher(

@@ -62,7 +62,26 @@ extension Defaults {
 	Adopt ``Defaults/PreferNSSecureCoding`` to store a keyed archive instead.
 
 	```swift
-	final class Note: NSObject, NSSecureCoding, Codable, Defaults.Serializable { … }
+	final class Note: NSObject, NSSecureCoding, Codable, Defaults.Serializable {
+		static var supportsSecureCoding: Bool { true }
+		let text: String
+
+		init(text: String) {
+			self.text = text
+		}
+
+		init?(coder: NSCoder) {
+			guard let text = coder.decodeObject(of: NSString.self, forKey: "text") else {
+				return nil
+			}
+
+			self.text = text as String
+		}
+
+		func encode(with coder: NSCoder) {
+			coder.encode(text as NSString, forKey: "text")
+		}
+	}
 	// Stored as JSON through this bridge.
 	```
 	*/

@@ -12,7 +12,23 @@ extension Defaults {
 	```swift
 	final class Bookmark: NSObject, NSSecureCoding, Defaults.Serializable {
 		static var supportsSecureCoding: Bool { true }
-		// …
+		let path: String
+
+		init(path: String) {
+			self.path = path
+		}
+
+		init?(coder: NSCoder) {
+			guard let path = coder.decodeObject(of: NSString.self, forKey: "path") else {
+				return nil
+			}
+
+			self.path = path as String
+		}
+
+		func encode(with coder: NSCoder) {
+			coder.encode(path as NSString, forKey: "path")
+		}
 	}
 	```
 	*/

@@ -41,6 +41,7 @@ as its initial value until the child sets it.
 Mark a field of inherited-unsafe state with it (the changes a process has not
 written yet), and a child never acts on its parent's.
 
+<!-- check: internal -->
 ```swift
 private struct State {
 	@ForkLocal var pending: [String: Pending] = [:]

@@ -6,7 +6,7 @@ extension Defaults {
 
 	```swift
 	do {
-		try Defaults.flush(suite: groupDefaults)
+		try Defaults.flush(suite: UserDefaults(suiteName: "group.com.example.app")!)
 	} catch {
 		print(error) // for example: suite name '../x' would escape the preferences folder
 	}
