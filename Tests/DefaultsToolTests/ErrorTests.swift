@@ -1,3 +1,4 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 
@@ -145,5 +146,25 @@ struct ErrorTests {
 		try sandbox.succeed("write", sandbox.domain, "k", "-int", "1")
 		#expect(try sandbox.fail("export", sandbox.domain, "/no/such/folder/x.plist").hasPrefix("defaults: cannot write /no/such/folder/x.plist"))
 		#expect(try sandbox.fail("export", sandbox.domain, sandbox.folder.path) == "defaults: cannot write \(sandbox.folder.path): it is a folder")
+	}
+
+	@Test(
+		"output that cannot be written ends the tool with one line and status 1, not a trap",
+		arguments: [
+			(redirect: "> /dev/full", arguments: ["read"], reason: "defaults: cannot write the output: No space left on device\n"),
+			(redirect: ">&-", arguments: ["read"], reason: "defaults: cannot write the output: Bad file descriptor\n"),
+			(redirect: "2> /dev/full", arguments: ["write", "-array-add"], reason: ""),
+		]
+	)
+	func unwritableOutput(redirect: String, arguments: [String], reason: String) throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "present", "-int", "1")
+		let tool = ChildProcess.executable(named: "defaults").path
+		// `write D present -array-add` fails (an Int is no array), with its reason going to the full device.
+		let command = arguments == ["read"] ? [tool, "read", sandbox.domain] : [tool, "write", sandbox.domain, "present", "-array-add", "x"]
+		let result = try ChildProcess.run(path: "/bin/sh", ["-c", "exec \"$@\" \(redirect)", "sh"] + command, environment: sandbox.environment)
+		#expect(result.status == 1, "\(result.errorOutput)")
+		#expect(result.errorOutput == reason)
+		#expect(try sandbox.fileContents() as NSDictionary == ["present": 1] as NSDictionary)
 	}
 }

@@ -1,23 +1,63 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where the tool's text goes: written unbuffered, so `watch` lines reach a pipe as they happen.
+///
+/// Written with `write(2)`, not `FileHandle`, whose `write` traps when the
+/// descriptor refuses (`> /dev/full`, a closed descriptor): output that cannot
+/// be written ends the tool with one line on standard error and status 1.
 enum Output {
 	static func print(_ text: String) {
-		FileHandle.standardOutput.write(Data((text + "\n").utf8))
+		write(Data((text + "\n").utf8))
 	}
 
 	static func write(_ data: Data) {
-		FileHandle.standardOutput.write(data)
+		if let failure = writeAll(data, to: STDOUT_FILENO) {
+			_ = writeAll(Data("defaults: cannot write the output: \(failure)\n".utf8), to: STDERR_FILENO)
+			exit(1)
+		}
 	}
 
 	/// A one-line message on standard error, prefixed with the tool's name.
 	static func reportFailure(_ message: String) {
 		let trimmed = message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
-		FileHandle.standardError.write(Data("defaults: \(trimmed)\n".utf8))
+		note("defaults: \(trimmed)")
 	}
 
-	/// A note on standard error that is not a failure.
+	/// A note on standard error that is not a failure; if standard error takes nothing, there is nowhere left to say so.
 	static func note(_ message: String) {
-		FileHandle.standardError.write(Data("\(message)\n".utf8))
+		_ = writeAll(Data("\(message)\n".utf8), to: STDERR_FILENO)
 	}
+
+	/// Writes all of `data`; the reason when the descriptor takes no more.
+	private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
+		data.withUnsafeBytes { bytes -> String? in
+			var offset = 0
+			while offset < bytes.count {
+				let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+				if written < 0 {
+					if errno == EINTR {
+						continue
+					}
+
+					return String(cString: strerror(errno))
+				}
+
+				offset += written
+			}
+
+			return nil
+		}
+	}
+}
+
+/// `write(2)`, named apart from ``Output/write(_:)``.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+	write(descriptor, buffer, count)
 }
