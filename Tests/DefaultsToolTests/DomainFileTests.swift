@@ -83,6 +83,21 @@ struct DomainFileTests {
 		#expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).sorted() == [".other.domain.plist.lock", "other.domain.plist"])
 	}
 
+	@Test("a delete cut short after the domain's file went is finished by the next delete, which removes the ledger and lock files left")
+	func deleteFinishesWhatWasLeft() throws {
+		let sandbox = ToolSandbox()
+		// What `delete D` left when its ledger's lock was busy: the file gone, the rest still there.
+		try sandbox.succeed("write", "\(sandbox.domain).defaults-sync", "k", "-int", "1")
+		try Data().write(to: sandbox.folder.appendingPathComponent(".\(sandbox.domain).plist.lock"))
+		try Data().write(to: sandbox.folder.appendingPathComponent(".\(sandbox.domain).plist.migration.lock"))
+
+		let result = try sandbox.run("delete", sandbox.domain)
+		#expect(result.status == 0, "\(result.errorOutput)")
+		#expect(result.errorOutput == "defaults: \(sandbox.domain).plist was already gone; removed the files kept beside it\n")
+		#expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
+		#expect(try sandbox.fail("delete", sandbox.domain).contains("'\(sandbox.domain)' does not exist"), "nothing left: the domain does not exist")
+	}
+
 	@Test("an unreadable domain names its repair, and delete moves it aside, keeping it, so the domain starts over")
 	func repairUnreadable() throws {
 		let sandbox = ToolSandbox()

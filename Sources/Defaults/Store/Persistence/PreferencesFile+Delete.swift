@@ -55,6 +55,15 @@ extension PreferencesFile {
 		}
 	}
 
+	/// Whether the library's own files for this suite (its lock files) are there, with or without the suite's file.
+	package var hasLockFiles: Bool {
+		let folder = url.deletingLastPathComponent()
+		return [SideFileNames.lock(of: url.lastPathComponent), SideFileNames.lock(of: SideFileNames.migrationLockTarget(of: url).lastPathComponent)].contains { name in
+			var info = stat()
+			return lstat(folder.appendingPathComponent(name).path, &info) == 0
+		}
+	}
+
 	/// Temporary files of this suite's atomic replaces: while the lock is held, none is in use.
 	private func removeStaleTemporaries() {
 		let folder = url.deletingLastPathComponent()
