@@ -1,3 +1,4 @@
+import DefaultsTestSupport
 import Foundation
 import Testing
 
@@ -96,6 +97,25 @@ struct DomainFileTests {
 		#expect(result.errorOutput == "defaults: \(sandbox.domain).plist was already gone; removed the files kept beside it\n")
 		#expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
 		#expect(try sandbox.fail("delete", sandbox.domain).contains("'\(sandbox.domain)' does not exist"), "nothing left: the domain does not exist")
+	}
+
+	@Test("one file written through a link and by its own name at once loses no write: both lock beside the target")
+	func linkAndTargetWritersExcludeEachOther() throws {
+		let linked = ToolSandbox()
+		let target = ToolSandbox()
+		try target.succeed("write", "real", "initial", "-int", "0")
+		#expect(symlink(target.folder.appendingPathComponent("real.plist").path, linked.folder.appendingPathComponent("linked.plist").path) == 0)
+
+		let count = TestEnvironment.count("DEFAULTS_TOOL_LINK_WRITES", default: 40)
+		let tool = ChildProcess.executable(named: "defaults").path
+		let loop = "for i in $(seq \(count)); do \"$0\" write \"$1\" \"$2$i\" -int \"$i\" || exit 1; done"
+		let writers = try [(linked, "linked", "viaLink"), (target, "real", "byName")].map { sandbox, domain, prefix in
+			try ChildProcess(path: "/bin/sh", ["-c", loop, tool, domain, prefix], environment: sandbox.environment)
+		}
+		#expect(writers.map { $0.waitUntilExit() } == [0, 0], "\(writers.map(\.errorOutputText))")
+
+		let keys = Array(try target.fileContents(of: "real").keys)
+		#expect(keys.count == 1 + 2 * count, "lost: \((1...count).flatMap { ["viaLink\($0)", "byName\($0)"] }.filter { !keys.contains($0) })")
 	}
 
 	@Test("an unreadable domain names its repair, and delete moves it aside, keeping it, so the domain starts over")

@@ -215,6 +215,8 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	the suite's file keeps changing the holders are alive and busy, so the wait
 	is extended, up to five times the patience `deadline` gave. The lock file
 	is opened without following a symbolic link and must be a regular file.
+	A suite file that is a link is also locked beside its final target, where
+	writers that name the target take their lock.
 	*/
 	func withExclusiveLock<Result>(
 		for url: URL,
@@ -262,7 +264,18 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		}
 
 		defer { flock(descriptor, LOCK_UN) }
+		// A linked suite file is written through to its target, which another process may write by its own name
+		// (and lock beside it): hold that lock too. Always the link's first, so two writers never wait on each other.
+		if let target = try? SymbolicLink.target(of: url), target.path != url.path, folderExists(target.deletingLastPathComponent()) {
+			return try withExclusiveLock(for: target, waitingUntil: deadline, body)
+		}
+
 		return try body()
+	}
+
+	private func folderExists(_ folder: URL) -> Bool {
+		var isDirectory: ObjCBool = false
+		return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
 	}
 
 	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {
