@@ -1,3 +1,4 @@
+import Defaults
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -18,8 +19,8 @@ enum Output {
 	}
 
 	static func write(_ data: Data) {
-		if let failure = writeAll(data, to: STDOUT_FILENO) {
-			_ = writeAll(Data("defaults: cannot write the output: \(failure)\n".utf8), to: STDERR_FILENO)
+		if let failure = FileDescriptor.writeAll(data, to: STDOUT_FILENO) {
+			note("defaults: cannot write the output: \(String(cString: strerror(failure)))")
 			exit(1)
 		}
 	}
@@ -32,32 +33,6 @@ enum Output {
 
 	/// A note on standard error that is not a failure; if standard error takes nothing, there is nowhere left to say so.
 	static func note(_ message: String) {
-		_ = writeAll(Data("\(message)\n".utf8), to: STDERR_FILENO)
+		_ = FileDescriptor.writeAll(Data("\(message)\n".utf8), to: STDERR_FILENO)
 	}
-
-	/// Writes all of `data`; the reason when the descriptor takes no more.
-	private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
-		data.withUnsafeBytes { bytes -> String? in
-			var offset = 0
-			while offset < bytes.count {
-				let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-				if written < 0 {
-					if errno == EINTR {
-						continue
-					}
-
-					return String(cString: strerror(errno))
-				}
-
-				offset += written
-			}
-
-			return nil
-		}
-	}
-}
-
-/// `write(2)`, named apart from ``Output/write(_:)``.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-	write(descriptor, buffer, count)
 }

@@ -351,25 +351,8 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	}
 
 	private func writeAll(_ data: Data, to descriptor: Int32, url: URL) throws(Defaults.PersistenceError) {
-		var failed = false
-		data.withUnsafeBytes { bytes in
-			var offset = 0
-			while offset < bytes.count {
-				let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-				if written < 0 {
-					if errno == EINTR {
-						continue
-					}
-
-					failed = true
-					return
-				}
-
-				offset += written
-			}
-		}
-
-		if failed {
+		if let failed = FileDescriptor.writeAll(data, to: descriptor) {
+			errno = failed
 			throw failure("write", url)
 		}
 	}
