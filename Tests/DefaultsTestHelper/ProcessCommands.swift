@@ -15,6 +15,8 @@ import Glibc
 //   write-flush-loop SUITE PREFIX         for 10 s: writes PREFIX<i> = i, prints "set i" (the setter returned), flushes
 //   fork-pending SUITE KEY OWN_KEY        writes KEY = 1 (still pending), forks; the child writes OWN_KEY = 3 and exits once
 //                                         the parent wrote KEY = 2 and flushed; prints "child exited STATUS"
+//   fork-worker SUITE KEY PENDING         a multithreaded parent writes PENDING (its timer still pending) and forks; the
+//                                         long-lived child writes KEY = 7, prints "worker PID written" and sleeps until killed
 
 func runProcessCommand(_ arguments: [String]) {
 	switch arguments[0] {
@@ -80,6 +82,9 @@ func runProcessCommand(_ arguments: [String]) {
 			try? Defaults.flush(suite: defaults)
 			index += 1
 		}
+
+	case "fork-worker":
+		forkLongLivedWorker(suite: arguments[1], key: arguments[2], pendingKey: arguments[3])
 
 	case "fork-pending":
 		forkWithPendingChanges(suite: arguments[1], key: arguments[2], ownKey: arguments[3])
@@ -155,4 +160,33 @@ private func forkWithPendingChanges(suite name: String, key keyName: String, own
 	var status: Int32 = 0
 	while waitpid(child, &status, 0) < 0, errno == EINTR {}
 	say("child exited \(status)")
+}
+
+private func forkLongLivedWorker(suite name: String, key keyName: String, pendingKey: String) {
+	let defaults = suite(name)
+	// A service that forks workers: it has used the library (and so dispatch's threads) before.
+	defaults[Defaults.Key<Int>("\(pendingKey)-before", default: 0, suite: defaults)] = 1
+	do {
+		try Defaults.flush(suite: defaults)
+	} catch {
+		say("error \(error)")
+		exit(1)
+	}
+
+	// Its timer is pending when it forks: the child must not count on it.
+	Defaults.writeMode = .coalesced(milliseconds: 2_000)
+	defaults[Defaults.Key<Int>(pendingKey, default: 0, suite: defaults)] = 1
+	Defaults.writeMode = .coalesced(milliseconds: 50)
+	let child = fork()
+	if child == 0 {
+		defaults[Defaults.Key<Int>(keyName, default: 0, suite: defaults)] = 7
+		say("worker \(getpid()) written")
+		while true {
+			sleep(60)
+		}
+	}
+
+	var status: Int32 = 0
+	while waitpid(child, &status, 0) < 0, errno == EINTR {}
+	say("worker ended \(status)")
 }

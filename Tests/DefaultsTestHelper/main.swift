@@ -124,7 +124,7 @@ case "fuzz-archives", "fuzz-values", "crafted-archives", "archive-unnameable":
 case "migrate":
 	runMigrationCommand(arguments)
 
-case "write-block", "write-signal-threads", "write-exit-later", "write-flush-loop", "fork-pending":
+case "write-block", "write-signal-threads", "write-exit-later", "write-flush-loop", "fork-pending", "fork-worker":
 	runProcessCommand(arguments)
 
 case "read-arguments":

@@ -15,4 +15,44 @@ public enum BuildModules {
 			.filter { FileManager.default.fileExists(atPath: $0) }
 			.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
 	}
+
+	/**
+	Type-checks `source` as a user's file would be, against the build's modules
+	(the folder beside `executable`), in the Swift `languageMode` with warnings
+	as errors. Returns what the compiler printed and its status.
+	*/
+	public static func typecheck(_ source: String, languageMode: String, besideExecutable executable: String = "DefaultsTestHelper") throws -> ChildProcess.Result {
+		let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-typecheck-\(UUID().uuidString)")
+		try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+		defer { try? FileManager.default.removeItem(at: folder) }
+		let file = folder.appendingPathComponent("Source.swift")
+		try source.write(to: file, atomically: true, encoding: .utf8)
+
+		let modules = ChildProcess.executable(named: executable).deletingLastPathComponent().appendingPathComponent("Modules")
+		guard let swiftc = swiftc() else {
+			throw TypecheckError.noCompiler
+		}
+
+		return try ChildProcess.run(
+			path: swiftc,
+			["-typecheck", "-swift-version", languageMode, "-warnings-as-errors", "-I", modules.path]
+				+ moduleMapArguments(in: modules.deletingLastPathComponent()) + [file.path],
+			environment: ProcessInfo.processInfo.environment
+		)
+	}
+
+	public enum TypecheckError: Error, CustomStringConvertible {
+		case noCompiler
+
+		public var description: String {
+			"swiftc not found on PATH"
+		}
+	}
+
+	private static func swiftc() -> String? {
+		let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+		return path.split(separator: ":")
+			.map { "\($0)/swiftc" }
+			.first { FileManager.default.isExecutableFile(atPath: $0) }
+	}
 }

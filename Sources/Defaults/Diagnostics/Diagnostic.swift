@@ -31,9 +31,9 @@ extension Defaults {
 			case conflictingRegistration
 			/// A suite's changes could not be written to disk; they stay in memory and are retried.
 			case persistenceFailed
-			/// A suite file did not parse; it was moved aside and rewritten from the values in memory.
+			/// A suite file did not parse: it was moved aside and rewritten from the values in memory, or (in a process that has not written yet) the suite reads as empty until it parses.
 			case unreadableFile
-			/// Raw `UserDefaults` in this process saved an older value over one the library wrote (Foundation's `synchronize()` is unlocked); the library wrote its value back.
+			/// Raw `UserDefaults` in this process saved a value it never synchronized over one the library wrote since (Foundation's `synchronize()` is unlocked); the two writes are unordered, and the library wrote its value back.
 			case restoredNewerValue
 			/// A watched preferences folder was removed or moved away: changes other processes make there go unseen until it exists again, when its files are re-read.
 			case watchInterrupted

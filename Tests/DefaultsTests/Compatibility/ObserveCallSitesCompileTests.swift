@@ -88,27 +88,7 @@ private let defaults9CallSites = #"""
 struct ObserveCallSitesCompileTests {
 	@Test(arguments: ["5", "6"])
 	func callSitesTypeCheck(languageMode: String) throws {
-		let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-observe-compile-\(UUID().uuidString)")
-		try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-		defer { try? FileManager.default.removeItem(at: folder) }
-		let source = folder.appendingPathComponent("CallSites.swift")
-		try defaults9CallSites.write(to: source, atomically: true, encoding: .utf8)
-
-		let modules = ChildProcess.executable(named: "DefaultsTestHelper").deletingLastPathComponent().appendingPathComponent("Modules")
-		let compiler = try ChildProcess.run(
-			path: try #require(Self.swiftc(), "swiftc not found on PATH"),
-			["-typecheck", "-swift-version", languageMode, "-warnings-as-errors", "-I", modules.path]
-				+ BuildModules.moduleMapArguments(in: modules.deletingLastPathComponent()) + [source.path],
-			environment: ProcessInfo.processInfo.environment
-		)
-
+		let compiler = try BuildModules.typecheck(defaults9CallSites, languageMode: languageMode)
 		#expect(compiler.status == 0, "\(compiler.errorOutput)")
-	}
-
-	private static func swiftc() -> String? {
-		let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-		return path.split(separator: ":")
-			.map { "\($0)/swiftc" }
-			.first { FileManager.default.isExecutableFile(atPath: $0) }
 	}
 }

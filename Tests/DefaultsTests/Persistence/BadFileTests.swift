@@ -50,6 +50,24 @@ struct BadFileTests {
 		}
 	}
 
+	/// A process that only reads saw every default without a word until its first write (no diagnostic before).
+	@Test func aProcessThatOnlyReadsIsToldTheFileDoesNotParse() throws {
+		let suite = TestSuite()
+		let garbage = Data("this is not a property list".utf8)
+		try garbage.write(to: suite.fileURL)
+		var value = -1
+		let reported = diagnostics {
+			let key = Defaults.Key<Int>(suite.keyName(), default: 3, suite: suite.defaults)
+			value = Defaults[key]
+			value = Defaults[key]
+		}
+
+		#expect(value == 3)
+		#expect(reported.map(\.kind) == [.unreadableFile], "\(reported)")
+		#expect(reported.first?.message.contains(suite.fileURL.path) == true)
+		#expect(FileManager.default.contents(atPath: suite.fileURL.path) == garbage, "reading sets nothing aside")
+	}
+
 	@Test(arguments: ["No space left on device", "Read-only file system"])
 	func failingWritesLoseNothing(_ reason: String) throws {
 		let suite = TestSuite()

@@ -77,6 +77,54 @@ struct RawUserDefaultsInteropTests {
 		#expect(suite.fileContents()?[key.name] as? Int == 2)
 	}
 
+	/**
+	A raw write left unsynchronized, then another process's write of the same
+	key through the library: this process's next flush made Foundation save
+	its stale raw value over the other process's, silently (6 of 6 before).
+	*/
+	@Test func anUnsynchronizedRawWriteNeverRevertsAnotherProcesssWrite() async throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		let other = Defaults.Key<Int>(suite.keyName("other"), default: 0, suite: suite.defaults)
+		Defaults[other] = 1
+		try Defaults.flush(suite: suite.defaults)
+
+		suite.defaults.set(1, forKey: key.name)
+		let writer = try HelperProcess.run(["write", suite.name, key.name, "2"])
+		#expect(writer.status == 0)
+		#expect(await eventually { Defaults[key] == 2 }, "the other process's write is seen here")
+
+		Defaults[other] = 3
+		let reported = try diagnostics {
+			try Defaults.flush(suite: suite.defaults)
+		}
+
+		#expect(Defaults[key] == 2)
+		#expect(suite.fileContents()?[key.name] as? Int == 2, "the other process's value is what the file holds")
+		#expect(suite.defaults.integer(forKey: key.name) == 2, "and what raw reads see")
+		#expect(reported.map(\.kind) == [.restoredNewerValue])
+		#expect(reported.first?.message.contains("unordered") == true, "\(reported)")
+	}
+
+	@Test func anUnsynchronizedRawWriteOfAKeyNobodyElseWroteIsKept() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		let other = Defaults.Key<Int>(suite.keyName("other"), default: 0, suite: suite.defaults)
+		Defaults[key] = 1
+		try Defaults.flush(suite: suite.defaults)
+
+		// Made after the library's write was flushed: the newest value of the key.
+		suite.defaults.set(4, forKey: key.name)
+		Defaults[other] = 2
+		let reported = try diagnostics {
+			try Defaults.flush(suite: suite.defaults)
+		}
+
+		#expect(reported.isEmpty, "\(reported)")
+		#expect(Defaults[key] == 4)
+		#expect(suite.fileContents()?[key.name] as? Int == 4)
+	}
+
 	@Test func aRawSynchronizeAfterTheLibrarysFlushKeepsTheLibrarysValue() throws {
 		let suite = TestSuite()
 		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)

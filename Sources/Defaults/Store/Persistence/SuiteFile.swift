@@ -52,7 +52,14 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		var lastKnown: [String: PropertyListValue] = [:]
 		/// The version of the file `lastKnown` was read from or written as.
 		var lastKnownVersion = FileVersion(identity: nil, contents: nil)
-		var isFlushScheduled = false
+		/**
+		The file as it was when Foundation's copy of the suite was last made to
+		read it again (the end of this process's last write of the file): a raw
+		write Foundation has not saved yet was made after that.
+		*/
+		var foundationBaseline: [String: PropertyListValue] = [:]
+		/// A forked child starts with none: its parent's timer does not run in it.
+		@ForkLocal var isFlushScheduled = false
 		/// How long the last write of the file took; large suites wait longer between writes.
 		var lastWriteDuration: DispatchTimeInterval = .never
 		/// The wait before the next retry while flushes fail; `nil` after a success.
@@ -83,15 +90,48 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				state.withLock { state in
 					state.lastKnown = contents
 					state.lastKnownVersion = FileVersion(identity: identity, contents: data)
+					state.foundationBaseline = contents
 				}
 			case .tooLarge:
 				setAsideUnopened(because: reading.problem ?? "")
-			case .missing, .unreadable:
+			case .unreadable:
+				reportUnreadableAtStart()
+			case .missing:
 				break
 			}
 		} catch .notARegularFile {
 			setAsideUnopened(because: "is not a regular file (a FIFO, socket or device) and was never opened")
 		} catch {}
+	}
+
+	/**
+	A process that only reads a suite whose file does not parse would see
+	every default without a word: it is told once, when it first uses the
+	suite. The file is left where it is (a program rewriting it in place is
+	waited for first); the first write of this process sets it aside.
+	*/
+	private func reportUnreadableAtStart() {
+		guard let (reading, data, identity) = try? readSettled(fileSystem.identity(of: url)) else {
+			return
+		}
+
+		switch reading {
+		case .contents(let contents):
+			// Another program was rewriting it in place, and has finished.
+			state.withLock { state in
+				state.lastKnown = contents
+				state.lastKnownVersion = FileVersion(identity: identity, contents: data)
+				state.foundationBaseline = contents
+			}
+		case .unreadable(let data) where !data.isEmpty:
+			DiagnosticReporter.report(
+				.unreadableFile,
+				key: nil,
+				"\(url.path) \(reading.problem ?? ""); suite '\(domainName)' reads as if nothing were stored until the file is readable again, and the first write of this process sets the file aside"
+			)
+		case .missing, .unreadable, .tooLarge:
+			break
+		}
 	}
 
 	/**
@@ -174,9 +214,9 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		}
 	}
 
-	/// Flushes after `delay` on the persistence queue; a suite replaced meanwhile (by a test) is not flushed.
+	/// Flushes after `delay`; a suite replaced meanwhile (by a test) is not flushed.
 	private func scheduleFlush(after delay: DispatchTimeInterval) {
-		PersistenceSettings.queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+		FlushTimer.schedule(after: delay) { [weak self] in
 			guard let self else {
 				return
 			}
@@ -375,7 +415,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
 			let identity = fileSystem.identity(of: url)
-			let (lastKnown, lastKnownVersion) = state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
+			let (lastKnown, lastKnownVersion, foundationBaseline) = state.withLock { ($0.lastKnown, $0.lastKnownVersion, $0.foundationBaseline) }
 			var version = lastKnownVersion
 			if identity != nil, try lastKnownVersion.isCurrent(identity, contents: { () throws(Defaults.PersistenceError) in try fileSystem.read(url) }) {
 				// Nobody wrote the file since this process last read or wrote it.
@@ -408,20 +448,25 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				}
 			}
 
-			let committedAsWritten = outcome.committed.map { (name: $0.key, change: Pending(value: $0.value, generation: 0)) }
+			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
 			var writeDuration: DispatchTimeInterval?
 			var final = contents
+			var didWrite = false
 			if mustRewrite || contents != onDisk {
 				let start = DispatchTime.now()
 				version = try replace(with: contents)
 				writeDuration = .nanoseconds(Int(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
-				let inStep = try keepFoundationInStep(written: version, pending: pending.filter { outcome.committed[$0.name] == nil } + committedAsWritten)
+				let inStep = try keepFoundationInStep(
+					written: version,
+					contents: contents,
+					writtenByTheLibrary: written.union(SuiteFileContents.changedKeys(from: foundationBaseline, to: contents))
+				)
+				didWrite = true
 				final = inStep.contents ?? contents
 				version = inStep.version
 				outcome.diagnostics += inStep.diagnostics
 			}
 
-			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
 			outcome.external = state.withLock { state in
 				for (name, change) in pending where state.pending[name]?.generation == change.generation {
 					state.pending[name] = nil
@@ -431,6 +476,9 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
 				state.lastKnown = final
 				state.lastKnownVersion = version
+				if didWrite {
+					state.foundationBaseline = final
+				}
 				state.lastWriteDuration = writeDuration ?? state.lastWriteDuration
 				return external
 			}
@@ -453,26 +501,29 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 
 	`synchronize()` makes Foundation drop its copy, to read the file again on
 	its next read. If this process wrote keys through raw `UserDefaults`
-	without synchronizing them, Foundation writes those keys into the file
-	first, in place: they are other changes like another process's, except
-	where they would replace a key this flush just wrote. That raw value is
-	older than the library's, or at best unordered with it, so the library's
-	value is written back and the revert reported: Foundation's stale copy
-	never wins over a newer value the library wrote.
+	without synchronizing them, Foundation first writes those keys into the
+	file, in place. Such a raw write was made after this process's last write
+	of the file (which synchronized Foundation), at a moment nobody knows.
+	Where the library wrote the same key since then (this flush, an earlier
+	one, or another process, under the lock), the two writes are unordered:
+	the library's value, the one every process has seen, is written back and
+	the revert reported. A raw write of a key nobody else wrote since is the
+	newest value, and stays.
 	*/
 	private func keepFoundationInStep(
-		written: FileVersion,
-		pending: [(name: String, change: Pending)]
+		written writtenVersion: FileVersion,
+		contents writtenContents: [String: PropertyListValue],
+		writtenByTheLibrary: Set<String>
 	) throws(Defaults.PersistenceError) -> (contents: [String: PropertyListValue]?, version: FileVersion, diagnostics: [Defaults.Diagnostic]) {
 		suite.synchronize()
 		let identity = fileSystem.identity(of: url)
 		var data: Data?
-		let isUnchanged = try written.isCurrent(identity) { () throws(Defaults.PersistenceError) in
+		let isUnchanged = try writtenVersion.isCurrent(identity) { () throws(Defaults.PersistenceError) in
 			data = try fileSystem.read(url)
 			return data
 		}
 		if isUnchanged {
-			return (nil, written, [])
+			return (nil, writtenVersion, [])
 		}
 
 		if data == nil {
@@ -480,25 +531,26 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		}
 
 		guard case .contents(var contents) = SuiteFileContents.decode(data) else {
-			return (nil, written, [])
+			return (nil, writtenVersion, [])
 		}
 
-		let reverted = pending.filter { contents[$0.name] != $0.change.value }.map(\.name).sorted()
+		let reverted = SuiteFileContents.changedKeys(from: writtenContents, to: contents).intersection(writtenByTheLibrary).sorted()
 		guard !reverted.isEmpty else {
 			return (contents, FileVersion(identity: identity, contents: data), [])
 		}
 
-		for (name, change) in pending {
-			contents[name] = change.value
+		for name in reverted {
+			contents[name] = writtenContents[name]
 		}
 
 		let version = try replace(with: contents)
 		// Foundation has nothing unsaved left: this only makes it read the file again.
 		suite.synchronize()
+		let names = reverted.joined(separator: ", ")
 		let diagnostic = Defaults.Diagnostic(
 			kind: .restoredNewerValue,
 			key: reverted.count == 1 ? reverted[0] : nil,
-			message: "raw UserDefaults in this process saved older values of \(reverted.joined(separator: ", ")) over the library's newer ones in suite '\(domainName)'; the library's values were written back"
+			message: "suite '\(domainName)': raw UserDefaults in this process saved \(names) (set without synchronize()) over the value the library wrote under the suite's lock, here or in another process; the two writes are unordered, so the library's value, the one other processes have seen, was kept and written back"
 		)
 		return (contents, version, [diagnostic])
 	}
