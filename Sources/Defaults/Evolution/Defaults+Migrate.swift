@@ -25,6 +25,17 @@ extension Defaults {
 	  turns (Linux: an inter-process lock of the suite's own): each migration
 	  runs once, and the others find its result. Reads and writes of the
 	  suite are not held up meanwhile.
+	- A write made meanwhile is never lost. If another process, or another
+	  thread of this one, changes a value the migrations read or wrote while
+	  they run, nothing is written and they run again on the suite as it is
+	  now (so a migration must act only through its context: it may run more
+	  than once). Values they never touched may change freely. After five
+	  attempts it gives up with ``MigrationError/concurrentChanges(keys:)``.
+	- The recorded version must be an integer. A real with a whole value
+	  (`3.0`) is read as that version, with a ``Diagnostic/Kind/otherStoredForm``
+	  diagnostic; anything else (a string, a fraction) is refused with
+	  ``MigrationError/invalidRecordedVersion(_:)`` rather than taken for no
+	  version, which would run every migration again.
 	- A suite recorded at a version newer than the last migration (written by
 	  a newer version of the app) is left untouched, and its version never
 	  moves back; it is reported as a ``Diagnostic/Kind/newerSettingsVersion`` diagnostic.

@@ -87,6 +87,10 @@ extension Defaults {
 		case persistence(PersistenceError)
 		/// `migrate` was called again from inside one of the same suite's migrations.
 		case nested
+		/// While the migrations ran, other writers (other processes, or other threads of this one) changed `keys`, which the migrations read or wrote, every time they ran (five times): nothing was kept, and the next call tries again.
+		case concurrentChanges(keys: [String])
+		/// The suite records its version as something other than a whole number of zero or more (described here: a string, a fraction); no migration ran and the suite was left as it was.
+		case invalidRecordedVersion(String)
 
 		public var description: String {
 			switch self {
@@ -98,6 +102,10 @@ extension Defaults {
 				"the migrated settings could not be written: \(error)"
 			case .nested:
 				"migrate was called from inside a migration of the same suite"
+			case .concurrentChanges(let keys):
+				"other writers kept changing \(keys.joined(separator: ", ")) while the migrations ran; nothing was written"
+			case .invalidRecordedVersion(let found):
+				"the suite records its migration version as \(found), not as a whole number; no migration ran"
 			}
 		}
 	}

@@ -26,6 +26,9 @@ extension Defaults {
 	public final class MigrationContext {
 		private var values: [String: PropertyListValue]
 
+		/// Every name read or written here, and so every name whose change by another writer makes these migrations' changes stale.
+		private(set) var dependencies = MigrationDependencies()
+
 		/// A subscript setter cannot throw: its first failure is kept and thrown once the migration returns.
 		var firstFailure: (any Error)?
 
@@ -35,7 +38,8 @@ extension Defaults {
 
 		/// The names of every value stored in the suite now, sorted.
 		public var names: [String] {
-			values.keys.sorted()
+			dependencies.includeEverything()
+			return values.keys.sorted()
 		}
 
 		/**
@@ -52,7 +56,7 @@ extension Defaults {
 		```
 		*/
 		public func object(forKey name: String) -> Any? {
-			values[name]?.object
+			stored(name)?.object
 		}
 
 		/**
@@ -71,7 +75,7 @@ extension Defaults {
 		```
 		*/
 		public func value<Value: Defaults.Serializable>(_ type: Value.Type = Value.self, forKey name: String) throws -> Value? {
-			guard let object = values[name]?.object else {
+			guard let object = stored(name)?.object else {
 				return nil
 			}
 
@@ -126,12 +130,12 @@ extension Defaults {
 				throw SerializationError.notPropertyList(object)
 			}
 
-			values[name] = value
+			store(value, as: name)
 		}
 
 		/// Removes the value stored under `name`, if any.
 		public func removeObject(forKey name: String) {
-			values[name] = nil
+			store(nil, as: name)
 		}
 
 		/**
@@ -145,12 +149,13 @@ extension Defaults {
 		```
 		*/
 		public func rename(_ name: String, to newName: String) {
-			guard name != newName, let value = values.removeValue(forKey: name) else {
+			guard name != newName, let value = stored(name) else {
 				return
 			}
 
-			if values[newName] == nil {
-				values[newName] = value
+			store(nil, as: name)
+			if stored(newName) == nil {
+				store(value, as: newName)
 			}
 		}
 
@@ -184,12 +189,12 @@ extension Defaults {
 		*/
 		public func storeInCurrentForm(_ keys: [Defaults._AnyKey]) throws {
 			for (name, key) in SettingsFile.typedKeys(keys) {
-				guard let stored = values[name] else {
+				guard let stored = stored(name) else {
 					continue
 				}
 
 				do {
-					values[name] = try key.storedForm(ofStored: stored)
+					store(try key.storedForm(ofStored: stored), as: name)
 				} catch {
 					throw Defaults.SettingsTransferError.invalidValue(key: name, reason: error.reason)
 				}
@@ -217,6 +222,18 @@ extension Defaults {
 					firstFailure = firstFailure ?? error
 				}
 			}
+		}
+
+		/// The value stored under `name` now; the migrations depend on it from here on.
+		private func stored(_ name: String) -> PropertyListValue? {
+			dependencies.include(name)
+			return values[name]
+		}
+
+		/// Stores `value` under `name` (`nil` removes it); the migrations depend on it from here on.
+		private func store(_ value: PropertyListValue?, as name: String) {
+			dependencies.include(name)
+			values[name] = value
 		}
 
 		/// What the migrations changed, compared with `original`: each changed name's new value, `nil` when removed.

@@ -5,6 +5,16 @@ import Testing
 
 private struct Refused: Error {}
 
+/// Writes `value` under `key` from another thread of this process, and waits until it is written (not flushed): a writer the migration knows nothing about.
+private func writeFromAnotherThread(_ value: Int, to key: Defaults.Key<Int>) {
+	let written = DispatchSemaphore(value: 0)
+	Thread {
+		Defaults[key] = value
+		written.signal()
+	}.start()
+	#expect(written.wait(timeout: .now() + 60) == .success)
+}
+
 @Suite("Migrations: run once, in order, all or nothing, recorded in the suite")
 struct MigrationTests {
 	/// Counts the migrations that ran, by version.
@@ -210,5 +220,146 @@ struct MigrationTests {
 		], suite: defaults)
 
 		#expect(inner.values == ["nested"])
+	}
+
+	@Test func aValueAnotherThreadWritesWhileAMigrationUsesItIsMigratedNotOverwritten() throws {
+		let suite = TestSuite()
+		let count = Defaults.Key<Int>("count", default: 0, suite: suite.defaults)
+		Defaults[count] = 21
+		try Defaults.flush(suite: suite.defaults)
+		let ran = ran
+
+		try Defaults.migrate([
+			Defaults.Migration(version: 1) { settings in
+				ran.append(1)
+				let stored = try settings.value(Int.self, forKey: "count") ?? 0
+				if ran.count == 1 {
+					writeFromAnotherThread(100, to: count)
+				}
+				try settings.set(stored * 2, forKey: "count")
+			},
+		], suite: suite.defaults)
+
+		// Before: 42, doubled from the 21 read before the other thread wrote 100.
+		#expect(Defaults[count] == 200)
+		#expect(ran.values == [1, 1], "the migration ran again on the value written meanwhile")
+		#expect(suite.fileContents()?["count"] as? Int == 200)
+	}
+
+	@Test func aWriterThatKeepsChangingWhatAMigrationUsesMakesItGiveUpAndLeaveTheSuiteAsItWas() throws {
+		let suite = TestSuite()
+		let count = Defaults.Key<Int>("count", default: 0, suite: suite.defaults)
+		let volume = Defaults.Key<Int>("volume", default: 0, suite: suite.defaults)
+		Defaults[count] = 21
+		Defaults[volume] = 4
+		try Defaults.flush(suite: suite.defaults)
+		let ran = ran
+
+		var thrown: (any Error)?
+		let reported = diagnostics {
+			do {
+				try Defaults.migrate([
+					Defaults.Migration(version: 1) { settings in
+						ran.append(1)
+						let stored = try settings.value(Int.self, forKey: "count") ?? 0
+						writeFromAnotherThread(100 + ran.count, to: count)
+						try settings.set(stored * 2, forKey: "count")
+						settings.removeObject(forKey: "volume")
+					},
+				], suite: suite.defaults)
+			} catch {
+				thrown = error
+			}
+		}
+
+		guard case .concurrentChanges(let keys)? = thrown as? Defaults.MigrationError else {
+			Issue.record("expected the migration to give up, got \(String(describing: thrown))")
+			return
+		}
+
+		#expect(keys == ["count"])
+		#expect(ran.count == MigrationRun.maximumAttempts)
+		#expect(reported.map(\.kind) == [.migrationFailed])
+		#expect(reported.first?.message.contains("(count)") == true, "\(reported)")
+		try Defaults.flush(suite: suite.defaults)
+		let file = try #require(suite.fileContents())
+		#expect(file["count"] as? Int == 105, "the other thread's last write stands")
+		#expect(file["volume"] as? Int == 4, "nothing of the migration was written")
+		#expect(recordedVersion(suite) == nil)
+
+		// The next call, with nobody writing meanwhile, migrates.
+		let result = try Defaults.migrate([
+			Defaults.Migration(version: 1) { settings in
+				try settings.set((try settings.value(Int.self, forKey: "count") ?? 0) * 2, forKey: "count")
+			},
+		], suite: suite.defaults)
+		#expect(result.applied == [1])
+		#expect(Defaults[count] == 210)
+	}
+
+	@Test func aMigrationThatListsTheNamesDependsOnEveryValue() throws {
+		let suite = TestSuite()
+		let unrelated = Defaults.Key<Int>("unrelated", default: 0, suite: suite.defaults)
+		Defaults[Defaults.Key<Int>("volume", default: 0, suite: suite.defaults)] = 4
+		try Defaults.flush(suite: suite.defaults)
+		let ran = ran
+
+		try Defaults.migrate([
+			Defaults.Migration(version: 1) { settings in
+				ran.append(1)
+				try settings.setObject(settings.names, forKey: "names")
+				if ran.count == 1 {
+					writeFromAnotherThread(7, to: unrelated)
+				}
+			},
+		], suite: suite.defaults)
+
+		#expect(ran.values == [1, 1])
+		#expect(suite.fileContents()?["names"] as? [String] == ["unrelated", "volume"])
+		#expect(Defaults[unrelated] == 7)
+	}
+
+	@Test func aVersionRecordedAsAWholeRealNumberIsReadAsThatVersion() throws {
+		let suite = TestSuite()
+		Defaults[Defaults.Key<Int>("volume", default: 0, suite: suite.defaults)] = 4
+		try Suite.of(suite.defaults).commit { _ in [KeyName.migrationVersion: .double(2)] }
+
+		var result: Defaults.MigrationResult?
+		let reported = try diagnostics {
+			result = try Defaults.migrate(migrations(upTo: 3), suite: suite.defaults)
+		}
+
+		#expect(result == Defaults.MigrationResult(previousVersion: 2, version: 3, applied: [3]))
+		#expect(ran.values == [3])
+		#expect(reported.map(\.kind) == [.otherStoredForm])
+		let recorded = try #require(suite.fileContents()?[KeyName.migrationVersion])
+		#expect(PropertyListValue(recorded) == .integer(3), "recorded as an integer from then on")
+	}
+
+	@Test(arguments: [PropertyListValue.string("2"), .double(2.5), .integer(-1), .bool(true)])
+	func aVersionRecordedAsAnythingButAWholeNumberIsRefusedAndLeftAsItIs(_ recorded: PropertyListValue) throws {
+		let suite = TestSuite()
+		Defaults[Defaults.Key<Int>("volume", default: 0, suite: suite.defaults)] = 4
+		try Suite.of(suite.defaults).commit { _ in [KeyName.migrationVersion: recorded] }
+		let before = try Data(contentsOf: suite.fileURL)
+
+		var thrown: (any Error)?
+		let reported = diagnostics {
+			do {
+				try Defaults.migrate(migrations(upTo: 3), suite: suite.defaults)
+			} catch {
+				thrown = error
+			}
+		}
+
+		// Before: taken for no version, and every migration ran again.
+		guard case .invalidRecordedVersion? = thrown as? Defaults.MigrationError else {
+			Issue.record("expected the recorded version to be refused, got \(String(describing: thrown))")
+			return
+		}
+
+		#expect(ran.values.isEmpty)
+		#expect(reported.map(\.kind) == [.migrationFailed])
+		#expect(try Data(contentsOf: suite.fileURL) == before)
 	}
 }
