@@ -39,30 +39,6 @@ struct MigrationDependencies {
 	/// The names depended on whose stored value differs between `snapshot` and `current` (added, changed or removed), sorted.
 	func changed(from snapshot: [String: PropertyListValue], to current: [String: PropertyListValue]) -> [String] {
 		let candidates = includesEverything ? Set(snapshot.keys).union(current.keys) : names
-		return candidates.filter { !isSame(snapshot[$0], current[$0]) }.sorted()
-	}
-
-	/// Equality that holds a stored NaN equal to itself: a value nobody touched must never count as changed, or its migration could never commit.
-	private func isSame(_ old: PropertyListValue?, _ new: PropertyListValue?) -> Bool {
-		guard let old, let new else {
-			return old == nil && new == nil
-		}
-
-		if old == new {
-			return true
-		}
-
-		switch (old, new) {
-		case (.double(let old), .double(let new)):
-			return old.bitPattern == new.bitPattern
-		case (.float(let old), .float(let new)):
-			return old.bitPattern == new.bitPattern
-		case (.array(let old), .array(let new)):
-			return old.count == new.count && zip(old, new).allSatisfy { isSame($0, $1) }
-		case (.dictionary(let old), .dictionary(let new)):
-			return old.count == new.count && old.allSatisfy { name, value in new[name].map { isSame(value, $0) } ?? false }
-		default:
-			return false
-		}
+		return candidates.filter { snapshot[$0] != current[$0] }.sorted()
 	}
 }

@@ -130,3 +130,73 @@ package enum PropertyListValue: Hashable, Sendable {
 		}
 	}
 }
+
+extension PropertyListValue {
+	/**
+	Stored values compare as stored: a NaN equals a NaN. With IEEE equality a
+	stored NaN would differ from itself, so a file holding one would count as
+	changed at every look (rewritten, its key reported to observers, and a
+	migration that read it never able to commit).
+	*/
+	package static func == (lhs: PropertyListValue, rhs: PropertyListValue) -> Bool {
+		switch (lhs, rhs) {
+		case (.bool(let lhs), .bool(let rhs)):
+			lhs == rhs
+		case (.integer(let lhs), .integer(let rhs)):
+			lhs == rhs
+		case (.unsignedInteger(let lhs), .unsignedInteger(let rhs)):
+			lhs == rhs
+		case (.float(let lhs), .float(let rhs)):
+			lhs == rhs || (lhs.isNaN && rhs.isNaN)
+		case (.double(let lhs), .double(let rhs)):
+			lhs == rhs || (lhs.isNaN && rhs.isNaN)
+		case (.string(let lhs), .string(let rhs)):
+			lhs == rhs
+		case (.data(let lhs), .data(let rhs)):
+			lhs == rhs
+		case (.date(let lhs), .date(let rhs)):
+			lhs == rhs
+		case (.array(let lhs), .array(let rhs)):
+			lhs == rhs
+		case (.dictionary(let lhs), .dictionary(let rhs)):
+			lhs == rhs
+		default:
+			false
+		}
+	}
+
+	package func hash(into hasher: inout Hasher) {
+		switch self {
+		case .bool(let value):
+			hasher.combine(0)
+			hasher.combine(value)
+		case .integer(let value):
+			hasher.combine(1)
+			hasher.combine(value)
+		case .unsignedInteger(let value):
+			hasher.combine(2)
+			hasher.combine(value)
+		case .float(let value):
+			hasher.combine(3)
+			hasher.combine(value.isNaN ? .nan : value)
+		case .double(let value):
+			hasher.combine(4)
+			hasher.combine(value.isNaN ? .nan : value)
+		case .string(let value):
+			hasher.combine(5)
+			hasher.combine(value)
+		case .data(let value):
+			hasher.combine(6)
+			hasher.combine(value)
+		case .date(let value):
+			hasher.combine(7)
+			hasher.combine(value)
+		case .array(let values):
+			hasher.combine(8)
+			hasher.combine(values)
+		case .dictionary(let entries):
+			hasher.combine(9)
+			hasher.combine(entries)
+		}
+	}
+}
