@@ -99,4 +99,51 @@ struct TransferTests {
 		)
 		#expect(try sandbox.fileContents() as NSDictionary == ["keep": 1] as NSDictionary)
 	}
+
+	@Test("export writes to /dev/stdout and /dev/stderr, whatever they are")
+	func exportToStandardOutput() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "k", "-string", "v")
+
+		// Standard output is a pipe here.
+		let piped = try sandbox.succeed("export", sandbox.domain, "/dev/stdout")
+		#expect(piped.contains("<key>k</key>"))
+		let toError = try sandbox.run("export", sandbox.domain, "/dev/stderr")
+		#expect(toError.status == 0)
+		#expect(toError.errorOutput.contains("<key>k</key>") && toError.output.isEmpty)
+
+		// A file the shell opened for appending is appended to, not replaced.
+		let file = sandbox.folder.appendingPathComponent("out.txt").path
+		try Data("before\n".utf8).write(to: URL(fileURLWithPath: file))
+		let tool = ChildProcess.executable(named: "defaults").path
+		let appended = try ChildProcess.run(path: "/bin/sh", ["-c", "exec \"$@\" >> \"$0\"", file, tool, "export", sandbox.domain, "/dev/stdout"], environment: sandbox.environment)
+		#expect(appended.status == 0, "\(appended.errorOutput)")
+		let written = try String(contentsOfFile: file, encoding: .utf8)
+		#expect(written.hasPrefix("before\n<?xml") && written.contains("<key>k</key>"))
+	}
+
+	@Test("export names a closed standard output instead of a missing file")
+	func exportToClosedStandardOutput() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "k", "-string", "v")
+		let tool = ChildProcess.executable(named: "defaults").path
+		let result = try ChildProcess.run(path: "/bin/sh", ["-c", "exec \"$@\" >&-", "sh", tool, "export", sandbox.domain, "/dev/stdout"], environment: sandbox.environment)
+		#expect(result.status == 1)
+		#expect(result.errorOutput == "defaults: cannot write /dev/stdout: descriptor 1 is not open\n")
+	}
+
+	@Test("delete while a migration holds the suite says so")
+	func deleteDuringMigration() throws {
+		let sandbox = ToolSandbox()
+		try sandbox.succeed("write", sandbox.domain, "k", "-int", "1")
+		// A migration holds this lock while it runs (see `Defaults.migrate`).
+		let lock = sandbox.folder.appendingPathComponent(".\(sandbox.domain).plist.migration.lock").path
+		let descriptor = open(lock, O_RDWR | O_CREAT, 0o600)
+		#expect(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+		defer { close(descriptor) }
+
+		let message = try sandbox.fail("delete", sandbox.domain)
+		#expect(message.hasPrefix("defaults: a migration of this suite, by this process or another, held its migration lock \(lock) for more than "), "\(message)")
+		#expect(try sandbox.fileContents() as NSDictionary == ["k": 1] as NSDictionary)
+	}
 }
