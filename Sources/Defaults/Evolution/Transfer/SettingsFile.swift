@@ -91,7 +91,7 @@ enum SettingsFile {
 	}
 
 	/// Refuses a name no key can have (empty, with a dot, starting with `@`, not ASCII): the file was not made from a suite's keys.
-	static func checkName(_ name: String) throws(Defaults.SettingsTransferError) {
+	private static func checkName(_ name: String) throws(Defaults.SettingsTransferError) {
 		if let problem = KeyName.problem(with: name) {
 			throw .invalidKeyName(name, reason: problem)
 		}
