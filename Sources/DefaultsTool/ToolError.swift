@@ -27,6 +27,8 @@ enum ToolError: Error, CustomStringConvertible {
 	/// A domain's file does not parse; `repair` is the command that sets it aside.
 	case unreadableDomain(path: String, repair: String)
 	case unreadableDomains([String])
+	/// The version the library's migrations reached (`@Defaults.migrationVersion`) is not an integer in `holder` (the input, or the domain); `fix` says how to repair a domain's.
+	case nonIntegerMigrationVersion(holder: String, found: String, fix: String?)
 	case persistence(Defaults.PersistenceError)
 
 	init(_ error: Defaults.PersistenceError) {
@@ -44,7 +46,7 @@ enum ToolError: Error, CustomStringConvertible {
 			.invalidValue, .missingValue, .unparsableValue, .notADomainLiteral:
 			true
 		case .noSuchDomain, .noSuchFile, .noSuchFolder, .noSuchKey, .notAContainer, .unreadableInput, .cannotWrite, .unreadableDomain,
-			.unreadableDomains, .persistence:
+			.unreadableDomains, .nonIntegerMigrationVersion, .persistence:
 			false
 		}
 	}
@@ -97,6 +99,9 @@ enum ToolError: Error, CustomStringConvertible {
 			"\(path) is not a readable property list; it was left as it is ('\(repair)' moves it aside, keeping it, so the domain can start over)"
 		case .unreadableDomains(let paths):
 			"skipped unreadable files: \(paths.joined(separator: ", "))"
+		case .nonIntegerMigrationVersion(let holder, let found, let fix):
+			"\(holder) records the migration version, \(KeyName.migrationVersion), as \(found), not an integer; nothing was replaced"
+				+ (fix.map { " (\($0))" } ?? "")
 		case .persistence(let error):
 			error.description
 		}

@@ -29,6 +29,7 @@ struct WriteReadTests {
 		Case(value: ["-date", "2026-11-22T08:30:00.25Z"], type: "date", text: "2026-11-22 08:30:00.250 +0000", json: #""2026-11-22T08:30:00.250Z""#),
 		Case(value: ["-date", "2026-11-22 08:30:00 +0100"], type: "date", text: "2026-11-22 07:30:00 +0000", json: #""2026-11-22T07:30:00.000Z""#),
 		Case(value: ["-date", "2026-11-22"], type: "date", text: "2026-11-22 00:00:00 +0000", json: #""2026-11-22T00:00:00.000Z""#),
+		Case(value: ["-date", "2024-02-29T23:59:59Z"], type: "date", text: "2024-02-29 23:59:59 +0000", json: #""2024-02-29T23:59:59.000Z""#),
 		Case(value: ["-data", "0a1b2c"], type: "data", text: "<0a1b2c>", json: #""Chss""#),
 		Case(value: ["-data", "<0a1b 2c>"], type: "data", text: "<0a1b2c>", json: #""Chss""#),
 		Case(value: ["-array", "a", "-int", "2", "-bool", "no", "-5"], type: "array", text: "(\n    a,\n    2,\n    0,\n    -5\n)", json: #"["a",2,false,"-5"]"#),

@@ -9,7 +9,7 @@ A name that breaks them is reported as an ``Defaults/Diagnostic/Kind/invalidKeyN
 diagnostic naming the key, not a crash: on Linux such a key still stores and
 reads correctly, but the same code would misbehave on Apple platforms.
 */
-enum KeyName {
+package enum KeyName {
 	static func problem(with name: String) -> String? {
 		if name.isEmpty {
 			return "a key name cannot be empty"
@@ -31,7 +31,8 @@ enum KeyName {
 	}
 
 	/// Where a suite records the version its migrations reached: a name no valid key can have (it starts with `@` and holds a dot).
-	static let migrationVersion = "@Defaults.migrationVersion"
+	/// The `defaults` tool keeps it when it replaces a whole domain.
+	package static let migrationVersion = "@Defaults.migrationVersion"
 
 	/// Whether `name` is the library's own bookkeeping rather than a key's: left out of `removeAll()` and exports.
 	static func isReserved(_ name: String) -> Bool {

@@ -9,7 +9,12 @@ struct ImportCommand: ParsableCommand {
 		commandName: "import",
 		abstract: "Replace a domain with the dictionary in a file, or on standard input with '-'.",
 		usage: "\(usage)\ndefaults import --path <file> <file|->",
-		discussion: "The input is a property list (XML, binary or old-style) or a JSON object."
+		discussion: """
+			The input is a property list (XML, binary or old-style) or a JSON object; in JSON, \
+			{"$data": "<base64>"} is data and {"$date": "<ISO 8601>"} a date, as the Defaults \
+			library's JSON export writes them. The domain keeps the version its migrations \
+			reached (@Defaults.migrationVersion) unless the input has one.
+			"""
 	)
 
 	@OptionGroup var target: TargetOptions
@@ -23,8 +28,10 @@ struct ImportCommand: ParsableCommand {
 		try operands.finish()
 		let (data, sourceName) = try read(source)
 		let imported = try Self.dictionary(from: data, sourceName: sourceName)
+		try DomainReplacement.check(imported, source: sourceName)
+		let target = operands.target
 		try operands.update { contents in
-			contents = imported
+			contents = try DomainReplacement.contents(imported, replacing: contents, target: target)
 		}
 	}
 
@@ -58,15 +65,30 @@ struct ImportCommand: ParsableCommand {
 		}
 
 		do {
-			guard case .dictionary(let contents) = try JSONValue.parse(data) else {
-				throw ToolError.unreadableInput(source: sourceName, reason: "its JSON is not an object")
+			let parsed = try JSONValue.parse(data)
+			guard case .dictionary(let contents) = parsed else {
+				throw ToolError.unreadableInput(source: sourceName, reason: "expected a JSON object, found \(parsed.kindDescription)")
 			}
 
-			return contents
+			return try taggedValuesDecoded(contents, sourceName: sourceName)
 		} catch let error as ToolError {
 			throw error
 		} catch {
 			throw ToolError.unreadableInput(source: sourceName, reason: "not a property list or a JSON object (\(error))")
 		}
+	}
+
+	/// JSON's values with the library's tags read, as `Defaults.importSettings` reads them: a JSON export's `{"$data": …}` is data and `{"$date": …}` a date.
+	private static func taggedValuesDecoded(_ contents: [String: PropertyListValue], sourceName: String) throws -> [String: PropertyListValue] {
+		var decoded: [String: PropertyListValue] = [:]
+		for (key, value) in contents {
+			do {
+				decoded[key] = try StoredValueJSON.decodingTags(value)
+			} catch {
+				throw ToolError.unreadableInput(source: sourceName, reason: "'\(key)': \(error.reason)")
+			}
+		}
+
+		return decoded
 	}
 }

@@ -52,8 +52,10 @@ struct WriteCommand: ParsableCommand {
 		let key = try operands.next("key")
 		if operands.remaining.isEmpty, key.drop(while: \.isWhitespace).first == "{" {
 			let contents = try Self.domainLiteral(key)
+			try DomainReplacement.check(contents, source: "the dictionary")
 			try refuseMissingFolder(operands)
-			try operands.update { $0 = contents }
+			let target = operands.target
+			try operands.update { $0 = try DomainReplacement.contents(contents, replacing: $0, target: target) }
 			return
 		}
 

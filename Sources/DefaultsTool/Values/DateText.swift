@@ -1,11 +1,16 @@
+import Defaults
 import Foundation
 
 /// The date forms the tool reads and prints.
 enum DateText {
-	/// Parses ISO 8601 (with or without fractional seconds), `yyyy-MM-dd HH:mm:ss Z` as macOS prints dates, a day (`yyyy-MM-dd`, UTC midnight), or `now`.
+	/// Parses ISO 8601 (with or without fractional seconds), `yyyy-MM-dd HH:mm:ss Z` as macOS prints dates, a day (`yyyy-MM-dd`, UTC midnight), or `now`; a date that does not exist (February 30) is refused rather than rolled over.
 	static func parse(_ text: String) -> Date? {
 		if text.lowercased() == "now" {
 			return Date()
+		}
+
+		guard CalendarDate.impossibility(in: text) == nil else {
+			return nil
 		}
 
 		if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) {

@@ -22,14 +22,4 @@ extension PropertyListValue {
 			"dictionary"
 		}
 	}
-
-	/// The type's name with its article, for messages ("an array").
-	var kindDescription: String {
-		switch self {
-		case .integer, .unsignedInteger, .array:
-			"an \(typeName)"
-		default:
-			"a \(typeName)"
-		}
-	}
 }

@@ -199,6 +199,10 @@ enum ValueParser {
 			}
 		case .date:
 			guard let date = DateText.parse(text) else {
+				if let impossibility = CalendarDate.impossibility(in: text) {
+					throw ToolError.invalidValue(text, type: "date", expected: "a date that exists (\(impossibility))")
+				}
+
 				throw ToolError.invalidValue(text, type: "date", expected: "ISO 8601 such as 2026-11-22T08:30:00Z, '2026-11-22 08:30:00 +0000', 2026-11-22 or now")
 			}
 

@@ -134,7 +134,7 @@ struct SettingsTransferTests {
 		#expect {
 			try Defaults.importSettings(Data(#"{ "volume": "loud" }"#.utf8), into: suite.defaults, declaring: keys.all)
 		} throws: { error in
-			"\(error)" == "'volume': not a Double: expected Double"
+			"\(error)" == #"'volume': expected a Double, found a string ("loud")"#
 		}
 	}
 
@@ -224,7 +224,7 @@ struct SettingsTransferTests {
 	}
 
 	@Test(arguments: [
-		("[1, 2]", "not an object"),
+		("[1, 2]", "expected a JSON object of settings, found an array"),
 		("{ broken", "invalid JSON"),
 		("not a settings file", "neither JSON nor a property list"),
 		(#"{ "value": null }"#, "null"),

@@ -8,6 +8,10 @@ extension Defaults {
 		written as their types encode them (`Codable` values as JSON objects,
 		dates in ISO 8601, to the millisecond); other values as stored, with
 		`Data` as `{"$data": "<base64>"}` and dates as `{"$date": "…"}`.
+		Integers stay exact, a `UInt64` above `Int64.max` too. A dictionary of
+		yours whose only key looks like a tag (`$data`, `$date`, or either with
+		more `$`s in front) gets one more `$` in front of it (`{"$$date": …}`),
+		which an import takes away again: it never reads back as `Data` or a date.
 		*/
 		case json
 
@@ -21,6 +25,8 @@ extension Defaults {
 		case unreadable(reason: String)
 		/// A value does not fit: for an import, it does not decode as its key's type; for an export, the format cannot hold it (JSON has no NaN).
 		case invalidValue(key: String, reason: String)
+		/// A name no key can have (empty, with a `.`, starting with `@`, not ASCII; see ``Defaults/Key``): `reason` says which rule it breaks. Neither imported nor exported, so every export can be imported.
+		case invalidKeyName(String, reason: String)
 		/// The keys to export belong to more than one suite.
 		case mixedSuites
 		/// The imported values could not be written: the suite is as it was.
@@ -33,6 +39,8 @@ extension Defaults {
 				"not a settings file: \(reason)"
 			case .invalidValue(let key, let reason):
 				"'\(key)': \(reason)"
+			case .invalidKeyName(let name, let reason):
+				"'\(name)' is not a key's name: \(reason)"
 			case .mixedSuites:
 				"the keys to export belong to more than one suite"
 			case .persistence(let error):
@@ -48,7 +56,10 @@ extension Defaults {
 	Pass the app's keys as `declaring` so their values are written the way their
 	types encode them: in JSON, a `Codable` value is a JSON object a person can
 	read and edit, not JSON inside a string. Values not stored (defaults,
-	launch arguments) are left out, and so is the library's own bookkeeping.
+	launch arguments) are left out, and so is the library's own bookkeeping
+	(the migration version). A stored name no key can have (`x.y`) is refused
+	with ``SettingsTransferError/invalidKeyName(_:reason:)``, as an import
+	would refuse it.
 
 	```swift
 	let backup = try Defaults.exportSettings(declaring: [.quality, .favoriteColors])
@@ -103,12 +114,18 @@ extension Defaults {
 	the changes or none, and observers hear each one. Returns the names whose
 	values changed.
 
+	A declared key's value must be of the kind its type stores (the text `"5"`
+	is no `Int`); a name no key can have (`""`, `x.y`) is refused with
+	``SettingsTransferError/invalidKeyName(_:reason:)``. The suite's migration
+	version is neither read from the file nor removed, so an import never makes
+	``migrate(_:suite:)`` run migrations again.
+
 	```swift
 	do {
 		let changed = try Defaults.importSettings(try Data(contentsOf: backupURL), declaring: [.quality, .favoriteColors])
 		print("restored \(changed.count) settings")
 	} catch {
-		print("not restored: \(error)")   // e.g. 'quality': not a Double: expected Double
+		print("not restored: \(error)")   // e.g. 'quality': expected a Double, found a string ("high")
 	}
 	```
 	*/

@@ -19,6 +19,7 @@ enum SettingsFile {
 		case .propertyList:
 			var values: [String: Any] = [:]
 			for (name, object) in stored {
+				try checkName(name)
 				guard let value = PropertyListValue(object) else {
 					throw .invalidValue(key: name, reason: "its stored value is not a property list")
 				}
@@ -34,6 +35,7 @@ enum SettingsFile {
 		case .json:
 			var members: [String: JSONValue] = [:]
 			for (name, object) in stored {
+				try checkName(name)
 				guard let json = typed[name]?.exportedJSON(ofStored: object) ?? PropertyListValue(object).flatMap(StoredValueJSON.json) else {
 					throw .invalidValue(key: name, reason: "JSON cannot hold its value (NaN or an infinity)")
 				}
@@ -57,18 +59,15 @@ enum SettingsFile {
 		var values: [String: PropertyListValue?] = [:]
 		if let json = try json(in: data) {
 			for (name, member) in json where !KeyName.isReserved(name) {
-				if let key = typed[name] {
-					do {
+				try checkName(name)
+				do {
+					if let key = typed[name] {
 						values[name] = try key.storedForm(ofJSON: member)
-					} catch {
-						throw .invalidValue(key: name, reason: error.reason)
+					} else {
+						values[name] = try StoredValueJSON.propertyList(member)
 					}
-				} else {
-					guard let value = StoredValueJSON.propertyList(member) else {
-						throw .invalidValue(key: name, reason: "null or a malformed $data or $date value cannot be stored")
-					}
-
-					values[name] = value
+				} catch {
+					throw .invalidValue(key: name, reason: error.reason)
 				}
 			}
 
@@ -76,6 +75,7 @@ enum SettingsFile {
 		}
 
 		for (name, value) in try propertyList(in: data) where !KeyName.isReserved(name) {
+			try checkName(name)
 			if let key = typed[name] {
 				do {
 					values[name] = try key.storedForm(ofStored: value)
@@ -88,6 +88,13 @@ enum SettingsFile {
 		}
 
 		return values
+	}
+
+	/// Refuses a name no key can have (empty, with a dot, starting with `@`, not ASCII): the file was not made from a suite's keys.
+	private static func checkName(_ name: String) throws(Defaults.SettingsTransferError) {
+		if let problem = KeyName.problem(with: name) {
+			throw .invalidKeyName(name, reason: problem)
+		}
 	}
 
 	/// The members of a JSON settings file; `nil` when the data is not JSON (it may be a property list).
@@ -104,7 +111,7 @@ enum SettingsFile {
 		}
 
 		guard case .object(let members) = parsed else {
-			throw .unreadable(reason: "the JSON is not an object of settings")
+			throw .unreadable(reason: "expected a JSON object of settings, found \(parsed.kindDescription)")
 		}
 
 		return members
@@ -119,7 +126,8 @@ enum SettingsFile {
 		}
 
 		guard let dictionary = StoredContainer.dictionary(object) else {
-			throw .unreadable(reason: "the property list is not a dictionary of settings")
+			let found = PropertyListValue(object)?.kindDescription ?? "another kind"
+			throw .unreadable(reason: "expected a property-list dictionary of settings, found \(found)")
 		}
 
 		var values: [String: PropertyListValue] = [:]

@@ -86,7 +86,7 @@ enum KeyedArchiveInspector {
 			}
 
 			guard KeyedArchiveClasses.isClass(rootClass, kindOf: expected) else {
-				throw Rejection("the root object is a \(rootClass), not a \(expected)")
+				throw Rejection("the root object is \(TypeName.withArticle(rootClass)), not \(TypeName.withArticle(expected))")
 			}
 
 			try visitGraph()

@@ -9,7 +9,7 @@ struct SerializationError: Error, CustomStringConvertible {
 	}
 
 	static func mismatch(_ object: Any, expected: Any.Type) -> Self {
-		Self("stored \(StoredValueDescription.of(object)) is not a \(expected)")
+		Self("stored \(StoredValueDescription.of(object)) is not \(TypeName.withArticle(expected))")
 	}
 
 	static func notPropertyList(_ value: Any) -> Self {
@@ -27,5 +27,18 @@ enum StoredValueDescription {
 		let text = String(describing: object)
 		let shown = text.count > 80 ? String(text.prefix(77)) + "..." : text
 		return "\(type(of: object)) \(shown)"
+	}
+}
+
+/// Type names in messages, with the article English gives them: "an Int", "a Double", "a URL".
+enum TypeName {
+	static func withArticle(_ type: Any.Type) -> String {
+		withArticle(String(describing: type))
+	}
+
+	/// By the first letter: "an" before a vowel that sounds as one (`Int`, `Array<…>`, `Optional<…>`); names that start with `U` (`URL`, `UUID`, `UInt64`) are read "you".
+	static func withArticle(_ name: String) -> String {
+		let vowel = name.first.map { "AEIOaeio".contains($0) } ?? false
+		return (vowel ? "an " : "a ") + name
 	}
 }

@@ -25,6 +25,15 @@ enum StoredFormFallback {
 		return decoded(object, as: type)
 	}
 
+	/// Whether `type` (or the type an optional wraps) is stored as it is by every library: a number, string, date, URL, UUID, or a collection of them, which no other form reads as.
+	static func hasNoOtherForms(_ type: Any.Type) -> Bool {
+		if let optional = type as? any OptionalType.Type {
+			return hasNoOtherForms(optional.wrappedType)
+		}
+
+		return !hasOtherForms(type)
+	}
+
 	private static func wrappedDecoded<Wrapper: OptionalType>(_ object: Any, _: Wrapper.Type) -> (value: Wrapper, form: String)? {
 		decoded(object, as: Wrapper.Wrapped.self).map { (Wrapper(wrapping: $0.value), $0.form) }
 	}
@@ -122,6 +131,12 @@ enum StoredFormFallback {
 private protocol OptionalType {
 	associatedtype Wrapped
 	init(wrapping value: Wrapped)
+}
+
+extension OptionalType {
+	static var wrappedType: Any.Type {
+		Wrapped.self
+	}
 }
 
 extension Optional: OptionalType {

@@ -66,6 +66,12 @@ enum SideFileNames {
 		url.appendingPathExtension(migrationExtension)
 	}
 
+	/// Whether the lock file at `path` is a migration lock (`.S.plist.migration.lock`), which migrations hold while they run, rather than a suite file's.
+	static func isMigrationLock(_ path: String) -> Bool {
+		// `lock(of: "S.plist.migration")` is `.S.plist.migration.lock`.
+		path.hasSuffix(".\(migrationExtension).lock")
+	}
+
 	/// What a sync ledger's domain adds to its suite's name.
 	static let ledgerSuffix = ".defaults-sync"
 

@@ -1,0 +1,69 @@
+import Foundation
+
+extension PropertyListValue {
+	/// The value's kind with its article, for messages: "a string", "an integer", "data".
+	package var kindDescription: String {
+		switch self {
+		case .bool:
+			"a boolean"
+		case .integer, .unsignedInteger:
+			"an integer"
+		case .float, .double:
+			"a real number"
+		case .string:
+			"a string"
+		case .data:
+			"data"
+		case .date:
+			"a date"
+		case .array:
+			"an array"
+		case .dictionary:
+			"a dictionary"
+		}
+	}
+
+	/**
+	Whether `other` is the same kind of value: both numbers (integers and reals
+	alike, which exact conversions cross), both strings, and so on; containers
+	are compared element by element, or, when decoding merged some (a `Set`'s
+	duplicates, dictionary keys `01` and `1`), each element against the kinds
+	the other holds.
+	*/
+	func hasSameKind(as other: PropertyListValue) -> Bool {
+		switch (self, other) {
+		case (.array(let elements), .array(let others)):
+			Self.sameKinds(elements, others)
+		case (.dictionary(let entries), .dictionary(let others)):
+			Set(entries.keys) == Set(others.keys)
+				? entries.allSatisfy { key, value in others[key].map(value.hasSameKind) ?? false }
+				: Self.sameKinds(Array(entries.values), Array(others.values))
+		default:
+			kind == other.kind
+		}
+	}
+
+	private static func sameKinds(_ values: [PropertyListValue], _ others: [PropertyListValue]) -> Bool {
+		if values.count == others.count {
+			return zip(values, others).allSatisfy { $0.hasSameKind(as: $1) }
+		}
+
+		return values.allSatisfy { value in others.contains { value.hasSameKind(as: $0) } }
+	}
+
+	private enum Kind {
+		case bool, number, string, data, date, array, dictionary
+	}
+
+	private var kind: Kind {
+		switch self {
+		case .bool: .bool
+		case .integer, .unsignedInteger, .float, .double: .number
+		case .string: .string
+		case .data: .data
+		case .date: .date
+		case .array: .array
+		case .dictionary: .dictionary
+		}
+	}
+}
