@@ -97,15 +97,60 @@ enum BinaryPropertyListWriter {
 		}
 	}
 
-	/// The buffer being written, and where each object starts.
+	/**
+	The file's bytes, in memory allocated once at the size the layout measured
+	and handed to the `Data` without a copy: a large suite is copied once,
+	straight from its values.
+	*/
+	private struct Buffer {
+		private let storage: UnsafeMutableRawBufferPointer
+		private(set) var count = 0
+
+		init(size: Int) {
+			storage = .allocate(byteCount: size, alignment: 1)
+		}
+
+		mutating func append(_ byte: UInt8) {
+			precondition(count < storage.count, "the layout measured a smaller file")
+			storage[count] = byte
+			count += 1
+		}
+
+		mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+			guard let source = bytes.baseAddress, !bytes.isEmpty else {
+				return
+			}
+
+			precondition(bytes.count <= storage.count - count, "the layout measured a smaller file")
+			(storage.baseAddress! + count).copyMemory(from: source, byteCount: bytes.count)
+			count += bytes.count
+		}
+
+		mutating func append(contentsOf bytes: [UInt8]) {
+			bytes.withUnsafeBytes { append(contentsOf: $0) }
+		}
+
+		mutating func append(utf8 string: String) {
+			var string = string
+			string.withUTF8 { append(contentsOf: UnsafeRawBufferPointer($0)) }
+		}
+
+		/// The bytes, once all are written; the buffer must not be used after.
+		consuming func data() -> Data {
+			precondition(count == storage.count, "the layout measured a larger file")
+			return Data(bytesNoCopy: storage.baseAddress!, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+		}
+	}
+
+	/// The file being written, and where each object starts.
 	private struct Output {
 		let layout: Layout
-		var bytes: [UInt8] = []
+		var bytes: Buffer
 		var offsets: [Int] = []
 
 		init(layout: Layout) {
 			self.layout = layout
-			bytes.reserveCapacity(layout.totalSize)
+			bytes = Buffer(size: layout.totalSize)
 			offsets.reserveCapacity(layout.objectCount)
 			bytes.append(contentsOf: BinaryPropertyListFormat.magic)
 		}
@@ -161,19 +206,21 @@ enum BinaryPropertyListWriter {
 		/// Appends the offset table and the trailer; returns the file's bytes.
 		consuming func finish(top: Int) -> Data {
 			let offsetTableOffset = bytes.count
-			assert(offsetTableOffset == layout.offsetTableOffset && offsets.count == layout.objectCount, "the layout measured a different file")
+			precondition(offsetTableOffset == layout.offsetTableOffset && offsets.count == layout.objectCount, "the layout measured a different file")
 			for offset in offsets {
 				appendBigEndian(UInt64(offset), width: layout.offsetSize)
 			}
 
-			bytes.append(contentsOf: repeatElement(0, count: 6))
+			for _ in 0..<6 {
+				bytes.append(0)
+			}
+
 			bytes.append(UInt8(layout.offsetSize))
 			bytes.append(UInt8(layout.referenceSize))
 			appendBigEndian(UInt64(offsets.count), width: 8)
 			appendBigEndian(UInt64(top), width: 8)
 			appendBigEndian(UInt64(offsetTableOffset), width: 8)
-			assert(bytes.count == layout.totalSize, "the layout measured a different size")
-			return Data(bytes)
+			return bytes.data()
 		}
 
 		private mutating func beginObject() -> Int {
@@ -218,7 +265,7 @@ enum BinaryPropertyListWriter {
 			let index = beginObject()
 			if let ascii = Self.asciiCount(string) {
 				appendHeader(BinaryPropertyListFormat.Marker.asciiString, count: ascii)
-				bytes.append(contentsOf: string.utf8)
+				bytes.append(utf8: string)
 			} else {
 				appendHeader(BinaryPropertyListFormat.Marker.utf16String, count: string.utf16.count)
 				for unit in string.utf16 {
