@@ -4,7 +4,7 @@ import Foundation
 /// which keeps `Date` sub-second precision and `Float` values that Foundation's
 /// XML writer loses, and which Foundation reads back.
 package enum SuiteFileContents {
-	enum Reading {
+	package enum Reading {
 		case missing
 		case contents([String: PropertyListValue])
 		/// The file exists but is not a property-list dictionary (empty, truncated or not a plist).
@@ -51,7 +51,7 @@ package enum SuiteFileContents {
 	anything it leaves (another format, kinds a suite never holds) with
 	Foundation's, so every file reads as Foundation reads it.
 	*/
-	static func decode(_ data: Data?) -> Reading {
+	package static func decode(_ data: Data?) -> Reading {
 		guard let data else {
 			return .missing
 		}
@@ -76,7 +76,7 @@ package enum SuiteFileContents {
 	the library's own writer (Foundation's costs seconds per megabyte of `Data`
 	on Linux). Their count is the file's size.
 	*/
-	static func encode(_ contents: [String: PropertyListValue]) throws(Defaults.PersistenceError) -> Data {
+	package static func encode(_ contents: [String: PropertyListValue]) throws(Defaults.PersistenceError) -> Data {
 		BinaryPropertyListWriter.encode(.dictionary(contents))
 	}
 
