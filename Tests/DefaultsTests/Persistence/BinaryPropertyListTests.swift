@@ -180,6 +180,22 @@ struct BinaryPropertyListTests {
 		#expect(BinaryPropertyListReader.decode(Data(file)) == nil)
 	}
 
+	@Test func nestingDeeperThanTheReaderGoesIsLeftToFoundation() {
+		var value = PropertyListValue.integer(1)
+		for _ in 0..<(BinaryPropertyListReader.maximumDepth + 10) {
+			value = .array([value])
+		}
+
+		let data = BinaryPropertyListWriter.encode(.dictionary(["deep": value]))
+		#expect(BinaryPropertyListReader.decode(data) == nil)
+		guard case .contents(let contents) = SuiteFileContents.decode(data) else {
+			Issue.record("Foundation did not read the deep file")
+			return
+		}
+
+		#expect(contents == ["deep": value])
+	}
+
 	@Test func otherFormatsAreLeftToFoundation() throws {
 		let xml = try PropertyListSerialization.data(fromPropertyList: ["a": 1], format: .xml, options: 0)
 		#expect(BinaryPropertyListReader.decode(xml) == nil)

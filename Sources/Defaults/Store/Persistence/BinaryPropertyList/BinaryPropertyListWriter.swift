@@ -5,8 +5,8 @@ Writes a ``PropertyListValue`` as a binary property list (`bplist00`), the
 format of a suite's file, into one buffer sized before anything is written.
 
 Foundation's encoder on Linux walks every `Data` byte by byte through NSData
-bridging (about 4.5 MB/s: seconds per flush for a suite of a few megabytes);
-this one copies `Data` and ASCII strings in bulk. It is pure: no I/O, no locks.
+bridging (2.5 s for a 20 MB suite in a release build, at every flush); this
+one copies `Data` and ASCII strings in bulk. It is pure: no I/O, no locks.
 
 Objects are written children first, so every reference points at an object
 already written and the top object is the last one. Dictionary keys are
