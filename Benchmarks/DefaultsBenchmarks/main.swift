@@ -8,7 +8,7 @@ import Glibc
 Measures the library against raw `UserDefaults` in one run and prints a table
 of ratios. Run it in release mode:
 
-    swift run -c release DefaultsBenchmarks [reads] [writes] [scale] [sync] [processes]
+    swift run -c release DefaultsBenchmarks [reads] [writes] [scale] [files] [sync] [processes]
 
 (every section when none is named).
 
@@ -60,6 +60,10 @@ enum Benchmark {
 			)
 			print("Our 10,000 distinct keys reached the disk in \(distinct.flushes) file replacement(s).\n")
 			Report.printMemory(try memoryOfALargeSuite())
+		}
+
+		if wanted("files") {
+			Report.printSection("The suite file: encoding, decoding, and flushes (synced to disk)", try fileBenchmarks())
 		}
 
 		if wanted("sync") {

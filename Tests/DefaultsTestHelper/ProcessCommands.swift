@@ -12,7 +12,8 @@ import Glibc
 //   write-signal-threads SUITE KEY INT SIGNAL…  writes KEY, starts one sleeping thread per SIGNAL and sends each thread
 //                                         its signal at once; a thread whose sleep returns prints "woke", the main thread "alive"
 //   write-exit-later SUITE KEY INT MS     writes KEY, prints "written", sleeps; another thread calls exit(0) after MS
-//   write-flush-loop SUITE PREFIX         for 10 s: writes PREFIX<i> = i, prints "set i" (the setter returned), flushes
+//   write-flush-loop SUITE PREFIX [MS]    for 10 s: writes PREFIX<i> = i, prints "set i" (the setter returned), flushes,
+//                                         and waits MS milliseconds (default 0)
 //   fork-pending SUITE KEY OWN_KEY        writes KEY = 1 (still pending), forks; the child writes OWN_KEY = 3 and exits once
 //                                         the parent wrote KEY = 2 and flushed; prints "child exited STATUS"
 //   fork-worker SUITE KEY PENDING         a multithreaded parent writes PENDING (its timer still pending) and forks; the
@@ -81,6 +82,9 @@ func runProcessCommand(_ arguments: [String]) {
 			say("set \(index)")
 			try? Defaults.flush(suite: defaults)
 			index += 1
+			if arguments.count > 3 {
+				usleep(UInt32(arguments[3])! * 1000)
+			}
 		}
 
 	case "fork-worker":

@@ -23,6 +23,20 @@ protocol PreferencesFileSystem: Sendable {
 	/// Replaces the file so that a reader, or a crash at any instant, sees the old or the new bytes, never a mix.
 	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError)
 
+	/**
+	Does the slow part of replacing the file with `data` ahead of time, before
+	the suite's inter-process lock is taken: writing and syncing a temporary
+	file beside it. ``commitReplacement(_:)`` finishes the replace, under the
+	lock; ``discardReplacement(_:)`` drops it.
+	*/
+	func prepareReplacement(of url: URL, with data: Data) throws(Defaults.PersistenceError) -> PreparedReplacement
+
+	/// Replaces the file with a prepared replacement's bytes, as ``replaceAtomically(_:with:)`` does.
+	func commitReplacement(_ prepared: PreparedReplacement) throws(Defaults.PersistenceError)
+
+	/// Deletes what a replacement that will not be committed left (its temporary file).
+	func discardReplacement(_ prepared: PreparedReplacement)
+
 	/// Deletes the file; a missing file is not an error.
 	func remove(_ url: URL) throws(Defaults.PersistenceError)
 
@@ -74,6 +88,33 @@ extension PreferencesFileSystem {
 extension PreferencesFileSystem {
 	/// File systems without lock files have none to remove.
 	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {}
+
+	/// File systems that write nothing ahead keep the bytes, and replace the file at commit.
+	func prepareReplacement(of url: URL, with data: Data) throws(Defaults.PersistenceError) -> PreparedReplacement {
+		PreparedReplacement(url: url, data: data, written: nil)
+	}
+
+	func commitReplacement(_ prepared: PreparedReplacement) throws(Defaults.PersistenceError) {
+		try replaceAtomically(prepared.url, with: prepared.data)
+	}
+
+	func discardReplacement(_ prepared: PreparedReplacement) {}
+}
+
+/// A replacement of a file, written ahead by ``PreferencesFileSystem/prepareReplacement(of:with:)``.
+struct PreparedReplacement: Sendable {
+	/// A temporary file, synced, that holds the new bytes.
+	struct Written: Sendable {
+		let temporary: URL
+		/// The file it is to replace: the suite file's final target when that is a symbolic link.
+		let target: URL
+		let mode: mode_t
+	}
+
+	let url: URL
+	let data: Data
+	/// `nil` when the file system writes the bytes at commit.
+	let written: Written?
 }
 
 /// A version of a file: an atomic replace always changes it (a new inode), so
@@ -153,6 +194,32 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	target is replaced, in the target's folder, and the link stays.
 	*/
 	package func replaceAtomically(_ link: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
+		try commitReplacement(prepareReplacement(of: link, with: data, newFileMode: newFileMode), newFileMode: newFileMode, writingAgain: false)
+	}
+
+	/// A suite file's replacement: a new file is private to the user.
+	func prepareReplacement(of url: URL, with data: Data) throws(Defaults.PersistenceError) -> PreparedReplacement {
+		try createFolder(url.deletingLastPathComponent())
+		return try prepareReplacement(of: url, with: data, newFileMode: 0o600)
+	}
+
+	/**
+	Renames the prepared file over its target, then syncs the folder. When the
+	temporary file can no longer be renamed (it was removed, its folder or the
+	link's target changed), the bytes are written again in full.
+	*/
+	func commitReplacement(_ prepared: PreparedReplacement) throws(Defaults.PersistenceError) {
+		try commitReplacement(prepared, newFileMode: 0o600, writingAgain: true)
+	}
+
+	func discardReplacement(_ prepared: PreparedReplacement) {
+		if let written = prepared.written {
+			unlink(written.temporary.path)
+		}
+	}
+
+	/// Writes `data` to a new temporary file beside the final target of `link`, with the target's permissions (`newFileMode` for a new file), and syncs it.
+	private func prepareReplacement(of link: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) -> PreparedReplacement {
 		let url = try SymbolicLink.target(of: link)
 		let folder = url.deletingLastPathComponent()
 		if url != link, !FileManager.default.fileExists(atPath: folder.path) {
@@ -160,8 +227,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		}
 
 		let temporary = TemporaryFileName.make(for: url)
-		var existing = stat()
-		let mode = stat(url.path, &existing) == 0 ? mode_t(existing.st_mode & 0o777) : newFileMode
+		let mode = Self.mode(of: url) ?? newFileMode
 		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
 		guard descriptor >= 0 else {
 			throw failure("create", temporary)
@@ -181,13 +247,54 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 			throw error
 		}
 
-		guard rename(temporary.path, url.path) == 0 else {
-			let error = failure("replace", url)
-			unlink(temporary.path)
-			throw error
+		return PreparedReplacement(url: link, data: data, written: .init(temporary: temporary, target: url, mode: mode))
+	}
+
+	/// Renames the prepared file over its target and syncs the folder; when that cannot be done as prepared, writes the bytes again once if `writingAgain`.
+	private func commitReplacement(_ prepared: PreparedReplacement, newFileMode: mode_t, writingAgain: Bool) throws(Defaults.PersistenceError) {
+		guard let written = prepared.written else {
+			return try replaceAtomically(prepared.url, with: prepared.data, newFileMode: newFileMode)
 		}
 
-		try syncFolder(folder)
+		func writeAgain(orThrow error: Defaults.PersistenceError) throws(Defaults.PersistenceError) {
+			discardReplacement(prepared)
+			guard writingAgain else {
+				throw error
+			}
+
+			try commitReplacement(prepareReplacement(of: prepared.url, with: prepared.data, newFileMode: newFileMode), newFileMode: newFileMode, writingAgain: false)
+		}
+
+		guard (try? SymbolicLink.target(of: prepared.url)) == written.target else {
+			// The link was pointed elsewhere since.
+			return try writeAgain(orThrow: .symbolicLink(path: prepared.url.path, reason: "was pointed elsewhere while it was written"))
+		}
+
+		// Someone changed the file's permissions since: the new file keeps theirs.
+		let mode = Self.mode(of: written.target) ?? newFileMode
+		if mode != written.mode {
+			chmod(written.temporary.path, mode)
+		}
+
+		guard rename(written.temporary.path, written.target.path) == 0 else {
+			// ENOENT: the temporary file, or its folder, was removed meanwhile.
+			let wasRemoved = errno == ENOENT
+			let error = failure("replace", written.target)
+			guard wasRemoved else {
+				discardReplacement(prepared)
+				throw error
+			}
+
+			return try writeAgain(orThrow: error)
+		}
+
+		try syncFolder(written.target.deletingLastPathComponent())
+	}
+
+	/// The permission bits of the file at `url`, or `nil` when there is none.
+	private static func mode(of url: URL) -> mode_t? {
+		var existing = stat()
+		return stat(url.path, &existing) == 0 ? mode_t(existing.st_mode & 0o777) : nil
 	}
 
 	/// Writes into an existing file that cannot be replaced (a FIFO, a device such as `/dev/stdout`).

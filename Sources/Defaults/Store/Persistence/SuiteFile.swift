@@ -409,17 +409,29 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			return changesSinceLastLook()
 		}
 
+		// Other processes wait for the lock while it is held: the new file is encoded, written and synced before.
+		let ahead = commit == nil ? writeAhead(applying: pending) : nil
+		var isAheadRenamed = false
+		defer {
+			if let replacement = ahead?.replacement, !isAheadRenamed {
+				fileSystem.discardReplacement(replacement)
+			}
+		}
+
 		return try fileSystem.withExclusiveLock(for: url, waitingUntil: deadline) { () throws(Defaults.PersistenceError) in
 			fileSystem.removeAbandonedTemporaries(of: url)
 			var outcome = Outcome()
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
 			let identity = fileSystem.identity(of: url)
-			let (lastKnown, lastKnownVersion, foundationBaseline) = state.withLock { ($0.lastKnown, $0.lastKnownVersion, $0.foundationBaseline) }
+			let foundationBaseline = state.withLock { $0.foundationBaseline }
+			let (lastKnown, lastKnownVersion) = ahead?.base ?? state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
 			var version = lastKnownVersion
+			var isAsWrittenAhead = false
 			if identity != nil, try lastKnownVersion.isCurrent(identity, contents: { () throws(Defaults.PersistenceError) in try fileSystem.read(url) }) {
-				// Nobody wrote the file since this process last read or wrote it.
+				// Nobody wrote the file since this process last read or wrote it (or, for a write ahead, since it was read for it).
 				onDisk = lastKnown
+				isAsWrittenAhead = ahead != nil
 			} else {
 				let (reading, data, settledIdentity) = try readSettled(identity)
 				version = FileVersion(identity: settledIdentity, contents: data)
@@ -437,8 +449,12 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			}
 
 			var contents = onDisk
-			for (name, change) in pending {
-				contents[name] = change.value
+			if isAsWrittenAhead, let ahead {
+				contents = ahead.contents
+			} else {
+				for (name, change) in pending {
+					contents[name] = change.value
+				}
 			}
 
 			if let commit {
@@ -452,10 +468,17 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			var writeDuration: DispatchTimeInterval?
 			var final = contents
 			var didWrite = false
-			if mustRewrite || contents != onDisk {
+			if isAsWrittenAhead ? ahead?.replacement != nil : mustRewrite || contents != onDisk {
 				let start = DispatchTime.now()
-				version = try replace(with: contents)
-				writeDuration = .nanoseconds(Int(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds))
+				if isAsWrittenAhead, let ahead, let replacement = ahead.replacement {
+					try fileSystem.commitReplacement(replacement)
+					isAheadRenamed = true
+					version = FileVersion(identity: fileSystem.identity(of: url), digest: ahead.digest)
+				} else {
+					version = try replace(with: contents)
+				}
+
+				writeDuration = .nanoseconds(Int(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + (ahead?.nanoseconds ?? 0)))
 				let inStep = try keepFoundationInStep(
 					written: version,
 					contents: contents,
@@ -484,6 +507,63 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			}
 			return outcome
 		}
+	}
+
+	/// A write prepared before the inter-process lock is taken, from the file as it was then.
+	private struct WriteAhead {
+		/// The file's contents and version it was prepared from: it is used only if the file is still at that version under the lock.
+		let base: (contents: [String: PropertyListValue], version: FileVersion)
+		/// The base with the pending changes applied.
+		let contents: [String: PropertyListValue]
+		/// The new file, written and synced beside the suite's; `nil` when the changes leave the contents as they are.
+		let replacement: PreparedReplacement?
+		let digest: Int?
+		/// How long preparing took.
+		let nanoseconds: UInt64
+	}
+
+	/**
+	Applies `pending` to the file as it is now and writes the result beside it,
+	ahead of the lock: from what this process last read or wrote when the file
+	has not changed since, else from the file read again now. `nil` when there
+	is no file or it does not read (the write is then done under the lock).
+	*/
+	private func writeAhead(applying pending: [(name: String, change: Pending)]) -> WriteAhead? {
+		let start = DispatchTime.now()
+		guard let identity = fileSystem.identity(of: url) else {
+			return nil
+		}
+
+		var (contents, version) = state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
+		let lookedAt = FileVersion.now()
+		if (try? version.isCurrent(identity, contents: { () throws(Defaults.PersistenceError) in try fileSystem.read(url) })) == true {
+			// Checked here, a version written moments ago (whose identity alone cannot tell) needs no read under the lock.
+			version = version.confirmed(at: lookedAt)
+		} else {
+			// The identity is taken before the bytes are read: a file replaced in between is seen as changed under the lock.
+			guard let data = try? fileSystem.read(url), case .contents(let current) = SuiteFileContents.decode(data) else {
+				return nil
+			}
+
+			(contents, version) = (current, FileVersion(identity: identity, contents: data))
+		}
+
+		let base = (contents: contents, version: version)
+		for (name, change) in pending {
+			contents[name] = change.value
+		}
+
+		var replacement: PreparedReplacement?
+		var digest: Int?
+		if contents != base.contents {
+			guard let data = try? SuiteFileContents.encode(contents), let prepared = try? fileSystem.prepareReplacement(of: url, with: data) else {
+				return nil
+			}
+
+			(replacement, digest) = (prepared, FileVersion.digest(data))
+		}
+
+		return WriteAhead(base: base, contents: contents, replacement: replacement, digest: digest, nanoseconds: DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds)
 	}
 
 	/// Replaces the file atomically with `contents`; returns the version written.
