@@ -9,6 +9,7 @@ import Synchronization
 //
 //   dump SUITE                         the suite as Foundation reads it here: a base64 binary plist
 //   write-keys SUITE PREFIX START COUNT  writes PREFIX<i> = i, flushes each, prints "ack i"
+//   write-blob SUITE KEY MEGABYTES     writes KEY = MEGABYTES of data, flushes
 //   write SUITE KEY INT [MODE]         writes KEY; MODE: return | exit | synchronize | flush (default flush)
 //   observe SUITE KEY SECONDS          prints "ready", then "change OLD NEW" per change, for SECONDS
 //   read-loop SUITE SECONDS            re-reads the suite file until SECONDS pass; prints "unreadable" on a torn file
@@ -188,6 +189,11 @@ case "write-keys":
 		try Defaults.flush(suite: defaults)
 		say("ack \(index)")
 	}
+
+case "write-blob":
+	let defaults = suite(arguments[1])
+	defaults[Defaults.Key<Data>(arguments[2], default: Data(), suite: defaults)] = Data(repeating: 0x5A, count: Int(arguments[3])! * 1024 * 1024)
+	try Defaults.flush(suite: defaults)
 
 case "write":
 	let defaults = suite(arguments[1])

@@ -31,6 +31,8 @@ extension Defaults {
 			case conflictingRegistration
 			/// A suite's changes could not be written to disk; they stay in memory and are retried.
 			case persistenceFailed
+			/// A write would have made the suite's file larger than the 64 MiB the library reads back: it was refused, and the value and the file stay as they were.
+			case fileSizeLimitExceeded
 			/// A suite file did not parse: it was moved aside and rewritten from the values in memory, or (in a process that has not written yet) the suite reads as empty until it parses.
 			case unreadableFile
 			/// Raw `UserDefaults` in this process saved a value it never synchronized over one the library wrote since (Foundation's `synchronize()` is unlocked); the two writes are unordered, and the library wrote its value back.

@@ -27,15 +27,21 @@ extension Suite {
 
 		let file = file
 		var flushRequest = SuiteFile.FlushRequest.none
+		var refusal: Defaults.Diagnostic?
 		let applied = values.apply(newObject, to: name) { value in
-			switch origin {
-			case .local, .synced:
-				flushRequest = file?.recordPending(name, value: value) ?? .none
-				return true
+			if let file, let refused = file.refusal(ofSetting: name, to: value) {
+				refusal = refused
+				return false
 			}
+
+			flushRequest = file?.recordPending(name, value: value) ?? .none
+			return true
 		}
 
 		guard let applied else {
+			if let refusal {
+				DiagnosticReporter.report(refusal)
+			}
 			return
 		}
 

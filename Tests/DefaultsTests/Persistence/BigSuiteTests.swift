@@ -85,7 +85,7 @@ private final class BigSuite {
 			contents["setting\(index)"] = .integer(index)
 		}
 
-		try SuiteFileContents.encode(contents).write(to: TestEnvironment.fileURL(ofSuite: name))
+		try SuiteFileContents.encode(contents, for: "test").write(to: TestEnvironment.fileURL(ofSuite: name))
 	}
 
 	deinit {

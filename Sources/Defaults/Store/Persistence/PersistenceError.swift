@@ -40,6 +40,9 @@ extension Defaults {
 		/// The file is larger than a preferences file may be (64 MiB, `limit` bytes): it was not read, so memory stays bounded.
 		case fileTooLarge(path: String, size: Int64, limit: Int64)
 
+		/// The change would make the file `size` bytes, more than the `limit` (64 MiB) the library reads back: it was refused, and the file and the values stay as they were.
+		case fileWouldBeTooLarge(path: String, size: Int64, limit: Int64)
+
 		/// The suite's lock (at `path`) stayed busy longer than the library waits, held by another process or by a slow flush of this one; the changes stay in memory and are retried. When `path` is the suite's migration lock (`.NAME.plist.migration.lock`), migrations of the suite held it.
 		case lockTimedOut(path: String, seconds: Double)
 
@@ -67,6 +70,8 @@ extension Defaults {
 				"\(path) is a symbolic link that \(reason); it was left as it is"
 			case .fileTooLarge(let path, let size, let limit):
 				"\(path) is \(size) bytes, more than the \(limit / 1024 / 1024) MiB a preferences file may have; it was not read"
+			case .fileWouldBeTooLarge(let path, let size, let limit):
+				"the change would make \(path) \(size) bytes, more than the \(limit / 1024 / 1024) MiB a preferences file may have (no process would read it back); it was refused, and the file and the values stay as they were"
 			case .lockTimedOut(let path, let seconds) where SideFileNames.isMigrationLock(path):
 				"a migration of this suite, by this process or another, held its migration lock \(path) for more than \(seconds) s (migrations still running, a stopped process, a debugger?)"
 			case .lockTimedOut(let path, let seconds):

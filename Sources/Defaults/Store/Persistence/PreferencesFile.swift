@@ -76,7 +76,7 @@ package struct PreferencesFile: Sendable {
 
 			if contents != original {
 				if let contents {
-					try fileSystem.replaceAtomically(url, with: SuiteFileContents.encode(contents))
+					try fileSystem.replaceAtomically(url, with: SuiteFileContents.encode(contents, for: url.path))
 				} else {
 					try fileSystem.remove(url)
 				}

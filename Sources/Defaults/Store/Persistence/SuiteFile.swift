@@ -58,6 +58,8 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		write Foundation has not saved yet was made after that.
 		*/
 		var foundationBaseline: [String: PropertyListValue] = [:]
+		/// About the size of the file `lastKnown` with the pending changes would make: exact after each read or write, adjusted by each write since.
+		var sizeEstimate: Int64 = 0
 		/// A forked child starts with none: its parent's timer does not run in it.
 		@ForkLocal var isFlushScheduled = false
 		/// How long the last write of the file took; large suites wait longer between writes.
@@ -91,6 +93,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 					state.lastKnown = contents
 					state.lastKnownVersion = FileVersion(identity: identity, contents: data)
 					state.foundationBaseline = contents
+					state.sizeEstimate = Int64(data?.count ?? 0)
 				}
 			case .tooLarge:
 				setAsideUnopened(because: reading.problem ?? "")
@@ -359,6 +362,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			defer {
 				state.lastKnown = contents
 				state.lastKnownVersion = FileVersion(identity: identity, contents: data)
+				state.sizeEstimate = Int64(data?.count ?? 0)
 			}
 
 			return externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.pending.keys))
@@ -464,6 +468,12 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				}
 			}
 
+			// A write ahead was measured when it was encoded; a commit's too large result is thrown to its caller.
+			var refused: [String] = []
+			if commit == nil, !isAsWrittenAhead, SuiteFileContents.encodedSize(contents) > PersistenceSettings.maximumFileSize {
+				refused = refuseTooLarge(pending, contents: &contents, onDisk: onDisk, diagnostics: &outcome.diagnostics)
+			}
+
 			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
 			var writeDuration: DispatchTimeInterval?
 			var final = contents
@@ -490,6 +500,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				outcome.diagnostics += inStep.diagnostics
 			}
 
+			let finalSize = SuiteFileContents.encodedSize(final)
 			outcome.external = state.withLock { state in
 				for (name, change) in pending where state.pending[name]?.generation == change.generation {
 					state.pending[name] = nil
@@ -497,16 +508,90 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 
 				var external = externalChanges(from: state.lastKnown, to: onDisk, excluding: written)
 				external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
+				for name in refused {
+					// Back to the file's value, once no newer write of this process is pending.
+					external[name] = .some(final[name])
+				}
 				state.lastKnown = final
 				state.lastKnownVersion = version
 				if didWrite {
 					state.foundationBaseline = final
 				}
 				state.lastWriteDuration = writeDuration ?? state.lastWriteDuration
+				state.sizeEstimate = finalSize
 				return external
 			}
 			return outcome
 		}
+	}
+
+	/**
+	Refuses this flush's changes when, merged with what other processes wrote,
+	they would make a file larger than the library reads back: the file stays
+	as it is, and the values go back to the file's. Returns the names refused.
+	*/
+	private func refuseTooLarge(
+		_ pending: [(name: String, change: Pending)],
+		contents: inout [String: PropertyListValue],
+		onDisk: [String: PropertyListValue],
+		diagnostics: inout [Defaults.Diagnostic]
+	) -> [String] {
+		let size = SuiteFileContents.encodedSize(contents)
+		let refused = pending.map(\.name).filter { contents[$0] != onDisk[$0] }.sorted()
+		for name in refused {
+			contents[name] = onDisk[name]
+		}
+
+		let limit = PersistenceSettings.maximumFileSize
+		diagnostics.append(Defaults.Diagnostic(
+			kind: .fileSizeLimitExceeded,
+			key: refused.count == 1 ? refused[0] : nil,
+			message: "suite '\(domainName)': writing \(refused.joined(separator: ", ")) with what other processes stored would make \(url.path) \(size) bytes, more than the \(limit / 1024 / 1024) MiB the library reads back; the changes were refused, and the values are the file's again"
+		))
+		return refused
+	}
+
+	/**
+	Refuses a write that would make the file larger than the library reads
+	back (every process would then start the suite empty), before anything
+	changes; called under the suite's values lock, before ``recordPending(_:value:)``.
+	Cheap while the suite is well under the limit: the change's own size is
+	measured, and the whole suite only near the limit.
+	*/
+	func refusal(ofSetting name: String, to value: PropertyListValue?) -> Defaults.Diagnostic? {
+		let limit = PersistenceSettings.maximumFileSize
+		return state.withLock { state -> Defaults.Diagnostic? in
+			let old = state.pending[name].map(\.value) ?? state.lastKnown[name]
+			let growth = Self.entrySize(name, value) - Self.entrySize(name, old)
+			var estimate = state.sizeEstimate + growth
+			if growth > 0, estimate > limit - limit / 8 {
+				var prospective = state.lastKnown
+				for (pendingName, change) in state.pending {
+					prospective[pendingName] = change.value
+				}
+				prospective[name] = value
+				estimate = SuiteFileContents.encodedSize(prospective)
+				guard estimate <= limit else {
+					return Defaults.Diagnostic(
+						kind: .fileSizeLimitExceeded,
+						key: name,
+						message: "suite '\(domainName)': writing '\(name)' would make \(url.path) \(estimate) bytes, more than the \(limit / 1024 / 1024) MiB the library reads back; the write was refused, and the value stays as it was"
+					)
+				}
+			}
+
+			state.sizeEstimate = estimate
+			return nil
+		}
+	}
+
+	/// What one entry adds to the file: its name, its value, their references and offsets.
+	private static func entrySize(_ name: String, _ value: PropertyListValue?) -> Int64 {
+		guard let value else {
+			return 0
+		}
+
+		return SuiteFileContents.encodedSize([name: value]) - SuiteFileContents.encodedSize([:])
 	}
 
 	/// A write prepared before the inter-process lock is taken, from the file as it was then.
@@ -556,7 +641,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		var replacement: PreparedReplacement?
 		var digest: Int?
 		if contents != base.contents {
-			guard let data = try? SuiteFileContents.encode(contents), let prepared = try? fileSystem.prepareReplacement(of: url, with: data) else {
+			guard let data = try? SuiteFileContents.encode(contents, for: url.path), let prepared = try? fileSystem.prepareReplacement(of: url, with: data) else {
 				return nil
 			}
 
@@ -568,7 +653,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 
 	/// Replaces the file atomically with `contents`; returns the version written.
 	private func replace(with contents: [String: PropertyListValue]) throws(Defaults.PersistenceError) -> FileVersion {
-		let data = try SuiteFileContents.encode(contents)
+		let data = try SuiteFileContents.encode(contents, for: url.path)
 		try fileSystem.replaceAtomically(url, with: data)
 		return FileVersion(identity: fileSystem.identity(of: url), contents: data)
 	}

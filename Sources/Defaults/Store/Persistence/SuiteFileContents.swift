@@ -76,8 +76,19 @@ package enum SuiteFileContents {
 	the library's own writer (Foundation's costs seconds per megabyte of `Data`
 	on Linux). Their count is the file's size.
 	*/
-	package static func encode(_ contents: [String: PropertyListValue]) throws(Defaults.PersistenceError) -> Data {
-		BinaryPropertyListWriter.encode(.dictionary(contents))
+	package static func encode(_ contents: [String: PropertyListValue], for path: String) throws(Defaults.PersistenceError) -> Data {
+		let size = encodedSize(contents)
+		// Never a file the library would refuse to read: every process would start that suite empty.
+		guard size <= PersistenceSettings.maximumFileSize else {
+			throw .fileWouldBeTooLarge(path: path, size: size, limit: PersistenceSettings.maximumFileSize)
+		}
+
+		return BinaryPropertyListWriter.encode(.dictionary(contents))
+	}
+
+	/// The size of the file ``encode(_:for:)`` makes of `contents`, measured without writing it.
+	static func encodedSize(_ contents: [String: PropertyListValue]) -> Int64 {
+		Int64(BinaryPropertyListWriter.encodedSize(of: .dictionary(contents)))
 	}
 
 	/// The keys whose values differ between two snapshots (added, changed or removed).
