@@ -133,10 +133,10 @@ package enum PropertyListValue: Hashable, Sendable {
 
 extension PropertyListValue {
 	/**
-	Stored values compare as stored: a NaN equals a NaN. With IEEE equality a
-	stored NaN would differ from itself, so a file holding one would count as
-	changed at every look (rewritten, its key reported to observers, and a
-	migration that read it never able to commit).
+	Stored values compare as stored: a NaN equals a NaN (a real's, a float's or
+	a date's). With IEEE equality a stored NaN would differ from itself, so a
+	file holding one would count as changed at every look (rewritten, its key
+	reported to observers, and a migration that read it never able to commit).
 	*/
 	package static func == (lhs: PropertyListValue, rhs: PropertyListValue) -> Bool {
 		switch (lhs, rhs) {
@@ -155,7 +155,8 @@ extension PropertyListValue {
 		case (.data(let lhs), .data(let rhs)):
 			lhs == rhs
 		case (.date(let lhs), .date(let rhs)):
-			lhs == rhs
+			// A date is a real number of seconds, and a binary property list holds any: a NaN one too.
+			lhs == rhs || (lhs.timeIntervalSinceReferenceDate.isNaN && rhs.timeIntervalSinceReferenceDate.isNaN)
 		case (.array(let lhs), .array(let rhs)):
 			lhs == rhs
 		case (.dictionary(let lhs), .dictionary(let rhs)):
@@ -190,7 +191,8 @@ extension PropertyListValue {
 			hasher.combine(value)
 		case .date(let value):
 			hasher.combine(7)
-			hasher.combine(value)
+			let seconds = value.timeIntervalSinceReferenceDate
+			hasher.combine(seconds.isNaN ? .nan : seconds)
 		case .array(let values):
 			hasher.combine(8)
 			hasher.combine(values)
