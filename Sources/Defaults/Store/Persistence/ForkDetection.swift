@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -74,5 +75,52 @@ struct ForkLocal<Value> {
 			}
 			yield &value
 		}
+	}
+}
+
+/**
+A lock a forked child never inherits held.
+
+A child forked while another thread of its parent held a lock gets it held
+forever (the thread that would release it does not exist in the child): a
+suite's flushes would then wait for it at every write, retry and exit, and
+the child would persist nothing. Each process (fork generation) gets a lock
+of its own on first use; the parent's, held or not, stays behind. The lock
+that hands them out is held only for that lookup, so a fork almost never
+finds it held.
+
+<!-- check: internal -->
+```swift
+let lock = ForkLocalLock()
+if lock.lock(before: Date() + 1) {
+	defer { lock.unlock() }
+}
+```
+*/
+final class ForkLocalLock: Sendable {
+	private let current = Locked<(generation: UInt64, lock: NSLock)>((ForkDetection.generation, NSLock()))
+
+	/// This process's lock: a forked child's first use makes a new one.
+	private var lockOfThisProcess: NSLock {
+		current.withLock { current in
+			let generation = ForkDetection.generation
+			if current.generation != generation {
+				current = (generation, NSLock())
+			}
+			return current.lock
+		}
+	}
+
+	func lock() {
+		lockOfThisProcess.lock()
+	}
+
+	func lock(before limit: Date) -> Bool {
+		lockOfThisProcess.lock(before: limit)
+	}
+
+	/// Releases the lock this thread took: in the same process, since a forked child has none of the threads that held its parent's.
+	func unlock() {
+		lockOfThisProcess.unlock()
 	}
 }

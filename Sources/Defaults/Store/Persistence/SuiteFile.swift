@@ -77,7 +77,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 	private let state = Locked(State())
 
 	/// Serializes this process's flushes and reloads of the file.
-	private let fileLock = NSLock()
+	private let fileLock = ForkLocalLock()
 
 	init(url: URL, domainName: String, suite: UserDefaults, fileSystem: any PreferencesFileSystem) {
 		self.url = url
