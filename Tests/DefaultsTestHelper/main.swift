@@ -9,6 +9,8 @@ import Synchronization
 //
 //   dump SUITE                         the suite as Foundation reads it here: a base64 binary plist
 //   write-keys SUITE PREFIX START COUNT  writes PREFIX<i> = i, flushes each, prints "ack i"
+//   raw-then-flush SUITE KEY OTHER     raw-sets KEY = 1 unsynchronized, prints "raw written"; once another process's KEY = 2 is
+//                                      seen ("seen V"), writes OTHER and flushes; prints "diagnostic KIND unordered" and "value V"
 //   write-blob SUITE KEY MEGABYTES     writes KEY = MEGABYTES of data, flushes
 //   write SUITE KEY INT [MODE]         writes KEY; MODE: return | exit | synchronize | flush (default flush)
 //   observe SUITE KEY SECONDS          prints "ready", then "change OLD NEW" per change, for SECONDS
@@ -189,6 +191,27 @@ case "write-keys":
 		try Defaults.flush(suite: defaults)
 		say("ack \(index)")
 	}
+
+case "raw-then-flush":
+	// A raw write left unsynchronized, then (once another process wrote the key through the library) a flush of another key.
+	let defaults = suite(arguments[1])
+	let key = Defaults.Key<Int>(arguments[2], default: 0, suite: defaults)
+	let other = Defaults.Key<Int>(arguments[3], default: 0, suite: defaults)
+	defaults[other] = 1
+	try Defaults.flush(suite: defaults)
+	defaults.set(1, forKey: key.name)
+	say("raw written")
+	let deadline = Date() + 60
+	while defaults[key] != 2, Date() < deadline {
+		usleep(2_000)
+	}
+	say("seen \(defaults[key])")
+	Defaults.setDiagnosticHandler { diagnostic in
+		say("diagnostic \(diagnostic.kind.rawValue) \(diagnostic.message.contains("unordered") ? "unordered" : diagnostic.message)")
+	}
+	defaults[other] = 3
+	try Defaults.flush(suite: defaults)
+	say("value \(defaults[key])")
 
 case "write-blob":
 	let defaults = suite(arguments[1])
