@@ -42,7 +42,7 @@ extension MigrationRun {
 		case .string(let text): "the string \"\(text)\""
 		case .bool(let flag): "the boolean \(flag)"
 		case .integer, .unsignedInteger, .double, .float: "the number \(value.object)"
-		case .date(let date): "the date \(date)"
+		case .date: "the date \(value.messageText)"
 		case .data: "a data value"
 		case .array: "an array"
 		case .dictionary: "a dictionary"

@@ -67,3 +67,45 @@ extension PropertyListValue {
 		}
 	}
 }
+
+extension PropertyListValue {
+	/**
+	The value as a message shows it: strings quoted, data by its size, dates
+	in ISO 8601. Never traps: Foundation's `Date.description` does on a NaN
+	date, which a hostile file or import can hold.
+	*/
+	package var messageText: String {
+		switch self {
+		case .bool(let value):
+			"\(value)"
+		case .integer(let value):
+			"\(value)"
+		case .unsignedInteger(let value):
+			"\(value)"
+		case .float(let value):
+			"\(value)"
+		case .double(let value):
+			"\(value)"
+		case .string(let value):
+			"\"\(value)\""
+		case .data(let value):
+			"<\(value.count) bytes>"
+		case .date(let value):
+			Self.messageText(of: value)
+		case .array(let values):
+			"[" + values.map(\.messageText).joined(separator: ", ") + "]"
+		case .dictionary(let entries):
+			"{" + entries.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value.messageText)" }.joined(separator: ", ") + "}"
+		}
+	}
+
+	/// A date for a message: ISO 8601 where it is a moment, else what it is.
+	package static func messageText(of date: Date) -> String {
+		let seconds = date.timeIntervalSinceReferenceDate
+		guard seconds.isFinite else {
+			return seconds.isNaN ? "a date that is not a number (NaN)" : "an infinite date"
+		}
+
+		return date.formatted(.iso8601)
+	}
+}

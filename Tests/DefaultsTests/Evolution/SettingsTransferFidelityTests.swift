@@ -146,7 +146,7 @@ struct SettingsTransferFidelityTests {
 		#expect {
 			try Defaults.importSettings(file, into: suite.defaults, declaring: [count])
 		} throws: { error in
-			"\(error)" == "'count': expected an Int, found a string (5)"
+			"\(error)" == #"'count': expected an Int, found a string ("5")"#
 		}
 	}
 
@@ -176,5 +176,44 @@ struct SettingsTransferFidelityTests {
 		#expect(migration.description.hasPrefix("a migration of this suite, by this process or another, held its migration lock /prefs/.s.plist.migration.lock"))
 		let flush = Defaults.PersistenceError.lockTimedOut(path: "/prefs/.s.plist.lock", seconds: 2)
 		#expect(flush.description.contains("a flush of this suite"))
+	}
+
+	/// Foundation's ISO 8601 text garbles dates far from ours (-1e11 s came back as -2.6e10) and a NaN date could not be imported: such dates are refused on export, as NaN reals are.
+	@Test(arguments: [Double.nan, -1e11, 1e18, .infinity])
+	func aDateJSONCannotHoldIsRefusedNotGarbled(_ seconds: Double) throws {
+		let suite = TestSuite()
+		let name = suite.keyName("date")
+		try Defaults.importSettings(
+			PropertyListSerialization.data(fromPropertyList: [name: Date(timeIntervalSinceReferenceDate: seconds)], format: .binary, options: 0),
+			into: suite.defaults
+		)
+
+		#expect {
+			try Defaults.exportSettings(suite: suite.defaults)
+		} throws: { error in
+			guard case .invalidValue(let key, _)? = error as? Defaults.SettingsTransferError else {
+				return false
+			}
+
+			return key == name
+		}
+		#expect(try Defaults.exportSettings(suite: suite.defaults, format: .propertyList).isEmpty == false, "a property list holds it")
+	}
+
+	/// A message naming a NaN date trapped in `Date.description`.
+	@Test func aNaNDateInAnImportIsNamedWithoutTrapping() throws {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName("count"), default: 0, suite: suite.defaults)
+		let settings = try PropertyListSerialization.data(
+			fromPropertyList: [key.name: [Date(timeIntervalSinceReferenceDate: .nan)]],
+			format: .binary,
+			options: 0
+		)
+
+		#expect {
+			try Defaults.importSettings(settings, into: suite.defaults, declaring: [key])
+		} throws: { error in
+			"\(error)".contains("NaN")
+		}
 	}
 }

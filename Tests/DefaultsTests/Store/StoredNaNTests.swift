@@ -34,4 +34,23 @@ struct StoredNaNTests {
 		#expect(changes.values.isEmpty, "\(changes.values)")
 		#expect(Defaults[nan].isNaN)
 	}
+
+	/// Reading it through a key of another type trapped in `Date.description`, which the diagnostic used to name the stored value.
+	@Test func aStoredNaNDateReadAsAnotherTypeGivesTheDefaultAndOneDiagnostic() throws {
+		let suite = TestSuite()
+		let name = suite.keyName("nanDate")
+		try Defaults.importSettings(
+			PropertyListSerialization.data(fromPropertyList: [name: [Date(timeIntervalSinceReferenceDate: .nan)]], format: .binary, options: 0),
+			into: suite.defaults
+		)
+		let key = Defaults.Key<Int>(name, default: 4, suite: suite.defaults)
+		var value = 0
+		let reported = diagnostics {
+			value = Defaults[key]
+		}
+
+		#expect(value == 4)
+		#expect(reported.map(\.kind) == [.undecodableValue], "\(reported)")
+		#expect(reported.first?.message.contains("NaN") == true)
+	}
 }

@@ -152,7 +152,7 @@ extension Defaults.Key: TransferableKey {
 	}
 
 	private static func describe(_ value: PropertyListValue) -> String {
-		let text = String(describing: value.object)
+		let text = value.messageText
 		return text.count > 60 ? String(text.prefix(57)) + "…" : text
 	}
 }

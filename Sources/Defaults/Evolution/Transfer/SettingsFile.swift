@@ -37,7 +37,7 @@ enum SettingsFile {
 			for (name, object) in stored {
 				try checkName(name)
 				guard let json = typed[name]?.exportedJSON(ofStored: object) ?? PropertyListValue(object).flatMap(StoredValueJSON.json) else {
-					throw .invalidValue(key: name, reason: "JSON cannot hold its value (NaN or an infinity)")
+					throw .invalidValue(key: name, reason: "JSON cannot hold its value (NaN, an infinity, or a date before the year 1 or after 9999); export it as a property list")
 				}
 
 				members[name] = json

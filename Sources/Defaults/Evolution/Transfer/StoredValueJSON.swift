@@ -39,7 +39,7 @@ package enum StoredValueJSON {
 		case .data(let data):
 			return .object([dataTag: .string(data.base64EncodedString())])
 		case .date(let date):
-			return .object([dateTag: .string(JSONDates.string(from: date))])
+			return JSONDates.exactString(from: date).map { .object([dateTag: .string($0)]) }
 		case .array(let elements):
 			var converted: [JSONValue] = []
 			for element in elements {
@@ -205,6 +205,26 @@ enum JSONDates {
 		formatter(fractional: true).string(from: date)
 	}
 
+	/**
+	The text of `date` when it reads back as the same date (to the
+	millisecond); `nil` for a date the text cannot hold: NaN, an infinity, or
+	a moment so far from ours that Foundation's ISO 8601 text garbles it
+	(before the year 1, after 9999), which export refuses as it refuses NaN.
+	*/
+	static func exactString(from date: Date) -> String? {
+		let seconds = date.timeIntervalSinceReferenceDate
+		guard seconds.isFinite else {
+			return nil
+		}
+
+		let text = string(from: date)
+		guard let back = self.date(from: text), abs(back.timeIntervalSinceReferenceDate - seconds) < 0.001 else {
+			return nil
+		}
+
+		return text
+	}
+
 	/// Reads ISO 8601 with or without fractional seconds; a date that does not exist (February 30) is no date.
 	static func date(from text: String) -> Date? {
 		guard CalendarDate.impossibility(in: text) == nil else {
@@ -230,7 +250,11 @@ enum JSONDates {
 	static func configure(_ encoder: JSONEncoder) {
 		encoder.dateEncodingStrategy = .custom { date, encoder in
 			var container = encoder.singleValueContainer()
-			try container.encode(string(from: date))
+			guard let text = exactString(from: date) else {
+				throw EncodingError.invalidValue(date, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "JSON text cannot hold the date \(PropertyListValue.messageText(of: date))"))
+			}
+
+			try container.encode(text)
 		}
 	}
 

@@ -24,7 +24,8 @@ struct SerializationError: Error, CustomStringConvertible {
 /// Short descriptions of stored objects for diagnostics, never the whole payload.
 enum StoredValueDescription {
 	static func of(_ object: Any) -> String {
-		let text = String(describing: object)
+		// Not `String(describing:)` for property lists: `Date.description` traps on a NaN date, which a file can hold.
+		let text = PropertyListValue(object)?.messageText ?? String(describing: object)
 		let shown = text.count > 80 ? String(text.prefix(77)) + "..." : text
 		return "\(type(of: object)) \(shown)"
 	}
