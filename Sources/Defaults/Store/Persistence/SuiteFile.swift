@@ -60,7 +60,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		var foundationBaseline: [String: PropertyListValue] = [:]
 		/// About the size of the file `lastKnown` with the pending changes would make: exact after each read or write, adjusted by each write since.
 		var sizeEstimate: Int64 = 0
-		/// A forked child starts with none: its parent's timer does not run in it.
+		/// A forked child starts with none: its parent's timer does not run in it (and it writes through).
 		@ForkLocal var isFlushScheduled = false
 		/// How long the last write of the file took; large suites wait longer between writes.
 		var lastWriteDuration: DispatchTimeInterval = .never
@@ -192,6 +192,12 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		return state.withLock { state in
 			state.generation += 1
 			state.pending[name] = Pending(value: value, generation: state.generation)
+			// A forked child writes through: dispatch's timer threads did not survive the fork, and a
+			// thread of its own is not to be started in the child of a multithreaded process.
+			guard ForkDetection.generation == 0 else {
+				return .now
+			}
+
 			switch mode {
 			case .writeThrough:
 				return .now
@@ -217,9 +223,9 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		}
 	}
 
-	/// Flushes after `delay`; a suite replaced meanwhile (by a test) is not flushed.
+	/// Flushes after `delay` on the persistence queue; a suite replaced meanwhile (by a test) is not flushed.
 	private func scheduleFlush(after delay: DispatchTimeInterval) {
-		FlushTimer.schedule(after: delay) { [weak self] in
+		PersistenceSettings.queue.asyncAfter(deadline: .now() + delay) { [weak self] in
 			guard let self else {
 				return
 			}
@@ -246,7 +252,8 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 	/// Schedules another attempt while changes are pending, waiting longer after each failure; returns the wait.
 	private func scheduleRetry() -> Duration? {
 		let delay = state.withLock { state -> Duration? in
-			guard !state.pending.isEmpty, !state.isFlushScheduled else {
+			// A forked child has no timer to retry on: its next write or flush retries.
+			guard !state.pending.isEmpty, !state.isFlushScheduled, ForkDetection.generation == 0 else {
 				return nil
 			}
 
