@@ -89,12 +89,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			let (reading, data) = try fileSystem.reading(url)
 			switch reading {
 			case .contents(let contents):
-				state.withLock { state in
-					state.lastKnown = contents
-					state.lastKnownVersion = FileVersion(identity: identity, contents: data)
-					state.foundationBaseline = contents
-					state.sizeEstimate = Int64(data?.count ?? 0)
-				}
+				startFrom(contents, data: data, identity: identity)
 			case .tooLarge:
 				setAsideUnopened(because: reading.problem ?? "")
 			case .unreadable:
@@ -105,6 +100,16 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		} catch .notARegularFile {
 			setAsideUnopened(because: "is not a regular file (a FIFO, socket or device) and was never opened")
 		} catch {}
+	}
+
+	/// Takes the file as first read: what this process knows of it, and what Foundation's copy starts from.
+	private func startFrom(_ contents: [String: PropertyListValue], data: Data?, identity: FileIdentity?) {
+		state.withLock { state in
+			state.lastKnown = contents
+			state.lastKnownVersion = FileVersion(identity: identity, contents: data)
+			state.foundationBaseline = contents
+			state.sizeEstimate = Int64(data?.count ?? 0)
+		}
 	}
 
 	/**
@@ -121,11 +126,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		switch reading {
 		case .contents(let contents):
 			// Another program was rewriting it in place, and has finished.
-			state.withLock { state in
-				state.lastKnown = contents
-				state.lastKnownVersion = FileVersion(identity: identity, contents: data)
-				state.foundationBaseline = contents
-			}
+			startFrom(contents, data: data, identity: identity)
 		case .unreadable(let data) where !data.isEmpty:
 			DiagnosticReporter.report(
 				.unreadableFile,
