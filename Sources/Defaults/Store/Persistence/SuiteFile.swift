@@ -593,13 +593,13 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		}
 	}
 
-	/// What one entry adds to the file: its name, its value, their references and offsets.
+	/// About what one entry adds to the file (a bound: the whole suite is measured exactly near the limit).
 	private static func entrySize(_ name: String, _ value: PropertyListValue?) -> Int64 {
 		guard let value else {
 			return 0
 		}
 
-		return SuiteFileContents.encodedSize([name: value]) - SuiteFileContents.encodedSize([:])
+		return Int64(BinaryPropertyListWriter.entrySizeBound(name: name, value: value))
 	}
 
 	/// A write prepared before the inter-process lock is taken, from the file as it was then.

@@ -30,6 +30,21 @@ enum BinaryPropertyListWriter {
 		return layout.totalSize
 	}
 
+	/**
+	What one entry of the top dictionary adds to a file of less than 4 GiB
+	(references and offsets of at most four bytes): its name's and value's
+	objects, their references and offsets. A walk of the value, nothing
+	allocated: cheap enough for every write.
+	*/
+	static func entrySizeBound(name: String, value: PropertyListValue) -> Int {
+		var layout = Layout()
+		layout.addString(name)
+		layout.add(value)
+		// The name's object, and the top dictionary's references to the name and the value.
+		let objects = layout.objectCount + 1
+		return layout.objectBytes + (layout.referenceCount + 2 + objects) * 4
+	}
+
 	/// The file's shape, measured before writing: the count of objects and the bytes they take, which decide the width of references and offsets.
 	private struct Layout {
 		var objectCount = 0
@@ -87,7 +102,7 @@ enum BinaryPropertyListWriter {
 			}
 		}
 
-		private mutating func addString(_ string: String) {
+		mutating func addString(_ string: String) {
 			if let ascii = Output.asciiCount(string) {
 				objectBytes += Output.headerSize(count: ascii) + ascii
 			} else {
