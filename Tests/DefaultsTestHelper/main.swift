@@ -9,8 +9,9 @@ import Synchronization
 //
 //   dump SUITE                         the suite as Foundation reads it here: a base64 binary plist
 //   write-keys SUITE PREFIX START COUNT  writes PREFIX<i> = i, flushes each, prints "ack i"
-//   raw-then-flush SUITE KEY OTHER     raw-sets KEY = 1 unsynchronized, prints "raw written"; once another process's KEY = 2 is
-//                                      seen ("seen V"), writes OTHER and flushes; prints "diagnostic KIND unordered" and "value V"
+//   raw-then-flush SUITE KEY OTHER RAW SEEN…  writes KEY = the last SEEN through the library when there are several, raw-sets
+//                                      KEY = RAW unsynchronized, prints "raw written"; once each SEEN value of another process's
+//                                      writes is seen ("seen V"), writes OTHER and flushes; prints "diagnostic KIND unordered", "value V"
 //   write-blob SUITE KEY MEGABYTES     writes KEY = MEGABYTES of data, flushes
 //   write SUITE KEY INT [MODE]         writes KEY; MODE: return | exit | synchronize | flush (default flush)
 //   observe SUITE KEY SECONDS          prints "ready", then "change OLD NEW" per change, for SECONDS
@@ -193,19 +194,26 @@ case "write-keys":
 	}
 
 case "raw-then-flush":
-	// A raw write left unsynchronized, then (once another process wrote the key through the library) a flush of another key.
+	// A raw write left unsynchronized, then (once another process's writes of the key are seen) a flush of another key.
 	let defaults = suite(arguments[1])
 	let key = Defaults.Key<Int>(arguments[2], default: 0, suite: defaults)
 	let other = Defaults.Key<Int>(arguments[3], default: 0, suite: defaults)
+	let seen = arguments[5...].map { Int($0)! }
 	defaults[other] = 1
-	try Defaults.flush(suite: defaults)
-	defaults.set(1, forKey: key.name)
-	say("raw written")
-	let deadline = Date() + 60
-	while defaults[key] != 2, Date() < deadline {
-		usleep(2_000)
+	if seen.count > 1, let last = seen.last {
+		// The library's own value, which the other process comes back to (A-B-A).
+		defaults[key] = last
 	}
-	say("seen \(defaults[key])")
+	try Defaults.flush(suite: defaults)
+	defaults.set(Int(arguments[4])!, forKey: key.name)
+	say("raw written")
+	for value in seen {
+		let deadline = Date() + 60
+		while defaults[key] != value, Date() < deadline {
+			usleep(2_000)
+		}
+		say("seen \(defaults[key])")
+	}
 	Defaults.setDiagnosticHandler { diagnostic in
 		say("diagnostic \(diagnostic.kind.rawValue) \(diagnostic.message.contains("unordered") ? "unordered" : diagnostic.message)")
 	}

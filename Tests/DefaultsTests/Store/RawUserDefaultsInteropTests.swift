@@ -88,7 +88,7 @@ struct RawUserDefaultsInteropTests {
 	@Test func anUnsynchronizedRawWriteNeverRevertsAnotherProcesssWrite() throws {
 		let suite = TestSuite()
 		let key = suite.keyName()
-		let rawWriter = try HelperProcess.start(["raw-then-flush", suite.name, key, suite.keyName("other")])
+		let rawWriter = try HelperProcess.start(["raw-then-flush", suite.name, key, suite.keyName("other"), "1", "2"])
 		#expect(rawWriter.waitForLine(timeout: 60) { $0 == "raw written" } != nil)
 		let writer = try HelperProcess.run(["write", suite.name, key, "2"])
 		#expect(writer.status == 0)
@@ -96,6 +96,21 @@ struct RawUserDefaultsInteropTests {
 
 		#expect(rawWriter.receivedLines == ["raw written", "seen 2", "diagnostic restoredNewerValue unordered", "value 2"])
 		#expect(suite.fileContents()?[key] as? Int == 2, "the other process's value is what the file holds")
+	}
+
+	/// Another process wrote the key and then wrote back the value this process last wrote (A-B-A): the raw write won without a word before (6/6 in review).
+	@Test func anUnsynchronizedRawWriteNeverRevertsAWriteThatCameBackToTheOldValue() throws {
+		let suite = TestSuite()
+		let key = suite.keyName()
+		let rawWriter = try HelperProcess.start(["raw-then-flush", suite.name, key, suite.keyName("other"), "9", "2", "1"])
+		#expect(rawWriter.waitForLine(timeout: 60) { $0 == "raw written" } != nil)
+		#expect(try HelperProcess.run(["write", suite.name, key, "2"]).status == 0)
+		#expect(rawWriter.waitForLine(timeout: 60) { $0 == "seen 2" } != nil)
+		#expect(try HelperProcess.run(["write", suite.name, key, "1"]).status == 0)
+		#expect(rawWriter.waitUntilExit(timeout: 120) == 0, "\(rawWriter.errorOutputText)")
+
+		#expect(rawWriter.receivedLines == ["raw written", "seen 2", "seen 1", "diagnostic restoredNewerValue unordered", "value 1"])
+		#expect(suite.fileContents()?[key] as? Int == 1)
 	}
 
 	@Test func anUnsynchronizedRawWriteOfAKeyNobodyElseWroteIsKept() throws {

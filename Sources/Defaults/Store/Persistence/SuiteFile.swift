@@ -58,6 +58,8 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		write Foundation has not saved yet was made after that.
 		*/
 		var foundationBaseline: [String: PropertyListValue] = [:]
+		/// The keys other processes changed since then, as this process saw them: one changed and changed back (A-B-A) still counts.
+		var changedSinceBaseline: Set<String> = []
 		/// About the size of the file `lastKnown` with the pending changes would make: exact after each read or write, adjusted by each write since.
 		var sizeEstimate: Int64 = 0
 		/// A forked child starts with none: its parent's timer does not run in it (and it writes through).
@@ -373,6 +375,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				state.sizeEstimate = Int64(data?.count ?? 0)
 			}
 
+			state.changedSinceBaseline.formUnion(SuiteFileContents.changedKeys(from: state.lastKnown, to: contents))
 			return externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.pending.keys))
 		}
 
@@ -436,7 +439,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
 			let identity = fileSystem.identity(of: url)
-			let foundationBaseline = state.withLock { $0.foundationBaseline }
+			let (foundationBaseline, changedSinceBaseline, lastLooked) = state.withLock { ($0.foundationBaseline, $0.changedSinceBaseline, $0.lastKnown) }
 			let (lastKnown, lastKnownVersion) = ahead?.base ?? state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
 			var version = lastKnownVersion
 			var isAsWrittenAhead = false
@@ -483,6 +486,8 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			}
 
 			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
+			// The file lock is held: nobody changed what this process last saw of the file since `lastLooked` was read.
+			let changedByOthers = SuiteFileContents.changedKeys(from: lastLooked, to: onDisk)
 			var writeDuration: DispatchTimeInterval?
 			var final = contents
 			var didWrite = false
@@ -500,7 +505,10 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				let inStep = try keepFoundationInStep(
 					written: version,
 					contents: contents,
-					writtenByTheLibrary: written.union(SuiteFileContents.changedKeys(from: foundationBaseline, to: contents))
+					writtenByTheLibrary: written
+						.union(SuiteFileContents.changedKeys(from: foundationBaseline, to: contents))
+						.union(changedSinceBaseline)
+						.union(changedByOthers)
 				)
 				didWrite = true
 				final = inStep.contents ?? contents
@@ -514,7 +522,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 					state.pending[name] = nil
 				}
 
-				var external = externalChanges(from: state.lastKnown, to: onDisk, excluding: written)
+				var external = externalChanges(changedByOthers.subtracting(written), in: onDisk)
 				external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
 				for name in refused {
 					// Back to the file's value, once no newer write of this process is pending.
@@ -524,6 +532,9 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 				state.lastKnownVersion = version
 				if didWrite {
 					state.foundationBaseline = final
+					state.changedSinceBaseline = []
+				} else {
+					state.changedSinceBaseline.formUnion(changedByOthers)
 				}
 				state.lastWriteDuration = writeDuration ?? state.lastWriteDuration
 				state.sizeEstimate = finalSize
@@ -800,8 +811,13 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		to new: [String: PropertyListValue],
 		excluding pending: Set<String>
 	) -> [String: PropertyListValue?] {
+		externalChanges(SuiteFileContents.changedKeys(from: old, to: new).subtracting(pending), in: new)
+	}
+
+	/// The new values of `names` in `new` (`nil`: removed).
+	private func externalChanges(_ names: Set<String>, in new: [String: PropertyListValue]) -> [String: PropertyListValue?] {
 		var changes: [String: PropertyListValue?] = [:]
-		for name in SuiteFileContents.changedKeys(from: old, to: new) where !pending.contains(name) {
+		for name in names {
 			changes[name] = .some(new[name])
 		}
 
