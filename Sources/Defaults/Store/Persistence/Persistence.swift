@@ -81,6 +81,7 @@ enum ExitFlush {
 		if isFirst {
 			atexit {
 				Persistence.flushBeforeExit("the process is exiting")
+				TerminationSignalFlush.letAnEndingSignalEndTheProcess()
 			}
 		}
 	}

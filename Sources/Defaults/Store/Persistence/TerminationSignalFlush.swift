@@ -111,6 +111,18 @@ enum TerminationSignalFlush {
 		return try body()
 	}
 
+	/**
+	Called by the exit flush once it is done: while a signal's flush is under
+	way, the process ends by that signal, not by the `exit()` another thread
+	called meanwhile (its parent must see the signal). The wait is the parked
+	threads' own, bounded by ``parkingLimit``.
+	*/
+	static func letAnEndingSignalEndTheProcess() {
+		if signalFlushing.load(ordering: .sequentiallyConsistent) {
+			waitForTheFlushToEndTheProcess()
+		}
+	}
+
 	private static func disposition(of signal: Int32) -> Disposition {
 		var current = sigaction()
 		sigaction(signal, nil, &current)
@@ -178,6 +190,8 @@ enum TerminationSignalFlush {
 	static func withSignalsDeferred<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
 		try body()
 	}
+
+	static func letAnEndingSignalEndTheProcess() {}
 	#endif
 }
 
