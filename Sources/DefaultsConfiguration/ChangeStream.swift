@@ -22,7 +22,7 @@ final class ChangeStream<Element: Sendable & Equatable>: Sendable {
 		var delivered: Element?
 	}
 
-	init(suite: SuiteReference, names: [String]?, read: @escaping @Sendable () -> Element) {
+	init(suite: Suite, names: [String]?, read: @escaping @Sendable () -> Element) {
 		let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1))
 		let delivery = Locked(Delivery())
 		let publish: @Sendable () -> Void = {
@@ -50,7 +50,7 @@ final class ChangeStream<Element: Sendable & Equatable>: Sendable {
 		}
 
 		// Observe first, then read: a change made in between is delivered, not missed.
-		self.observation = SuiteChangeObservation.observe(names, in: suite.value, handler: publish)
+		self.observation = suite.observe(names, handler: publish)
 		self.stream = stream
 		self.continuation = continuation
 		publish()

@@ -40,7 +40,7 @@ public struct DefaultsProvider: Sendable {
 	/// The name the provider appears under in access logs: `DefaultsProvider[<name>]`, or `DefaultsProvider` without one.
 	public let providerName: String
 
-	let suite: SuiteReference
+	let suite: Suite
 	let lookup: ValueLookup
 
 	/**
@@ -69,9 +69,8 @@ public struct DefaultsProvider: Sendable {
 		name: String? = nil
 	) {
 		self.providerName = name.map { "DefaultsProvider[\($0)]" } ?? "DefaultsProvider"
-		self.suite = SuiteReference(suite)
-		// Foundation on Linux never re-reads the file by itself: without the watch, reads would miss `defaults write`.
-		SuiteChangeObservation.watchForExternalChanges(suite)
+		// Finding the suite starts watching its file: reads see other processes' writes (`defaults write`) from now on.
+		self.suite = Suite.of(suite)
 		self.lookup = ValueLookup(keyMapping: keyMapping, secrets: secretsSpecifier)
 	}
 }
@@ -89,7 +88,7 @@ extension DefaultsProvider: ConfigProvider {
 	- Throws: ``TypeMismatch`` when the stored value cannot be read as `type`.
 	*/
 	public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-		try lookup.result(for: key, type: type) { StoredSuiteValues.value(forKey: $0, in: suite.value) }
+		try lookup.result(for: key, type: type) { suite.ownValue(forKey: $0) }
 	}
 
 	/**
@@ -118,16 +117,7 @@ extension DefaultsProvider: ConfigProvider {
 	}
 
 	func currentSnapshot() -> DefaultsSnapshot {
-		DefaultsSnapshot(providerName: providerName, values: StoredSuiteValues.all(in: suite.value), lookup: lookup)
-	}
-}
-
-/// `UserDefaults` is thread-safe, but swift-corelibs-foundation does not mark it `Sendable`.
-struct SuiteReference: @unchecked Sendable {
-	let value: UserDefaults
-
-	init(_ value: UserDefaults) {
-		self.value = value
+		DefaultsSnapshot(providerName: providerName, values: suite.ownValues(), lookup: lookup)
 	}
 }
 #endif

@@ -27,12 +27,12 @@ private func trial(_ index: Int, stored: Any, in suite: UserDefaults, read: (Use
 	say("begin \(index)")
 	let name = "fuzz\(index)"
 	suite.setRawAndSynchronize(stored, forKey: name)
-	let before = StoredSuiteValues.value(forKey: name, in: suite)
+	let before = Suite.of(suite).ownValue(forKey: name)
 	let start = reported
 	let decoded = read(suite, name)
 	let afterFirst = reported
 	_ = read(suite, name)
-	let untouched = StoredSuiteValues.value(forKey: name, in: suite) == before
+	let untouched = Suite.of(suite).ownValue(forKey: name) == before
 	suite.removeRawAndSynchronize(forKey: name)
 	say("\(index) \(decoded ? "decoded" : "default") \(afterFirst - start) \(untouched) \(reported - afterFirst)")
 }

@@ -58,6 +58,6 @@ enum UnnameableClasses {
 
 	private static func write<Value: Defaults.Serializable>(_ value: Value, in suite: UserDefaults, name: String) -> Bool {
 		suite[Defaults.Key<Value?>(name, suite: suite)] = value
-		return StoredSuiteValues.value(forKey: name, in: suite) != nil
+		return Suite.of(suite).ownValue(forKey: name) != nil
 	}
 }

@@ -17,7 +17,7 @@ extension Defaults {
 	```
 	*/
 	public static func hasKey(_ key: _AnyKey) -> Bool {
-		Store.hasValue(forKey: key.name, in: key.suite)
+		key.suiteObject.hasOwnValue(forKey: key.name)
 	}
 }
 
@@ -32,6 +32,6 @@ extension UserDefaults {
 	```
 	*/
 	public func hasKey(_ key: Defaults._AnyKey) -> Bool {
-		Store.hasValue(forKey: key.name, in: self)
+		Suite.of(self).hasOwnValue(forKey: key.name)
 	}
 }

@@ -32,7 +32,7 @@ extension Defaults {
 	```
 	*/
 	public static func flush(suite: UserDefaults = .standard) throws(PersistenceError) {
-		try Persistence.flush(suite)
+		try Suite.of(suite).flush()
 	}
 
 	/**

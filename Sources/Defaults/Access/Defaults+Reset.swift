@@ -57,8 +57,9 @@ extension Defaults {
 	```
 	*/
 	public static func reset(_ names: [String], suite: UserDefaults = .standard) {
+		let suiteObject = Suite.of(suite)
 		for name in names {
-			Store.removeObject(forKey: name, in: suite)
+			suiteObject.change(name, to: nil, origin: .local)
 		}
 	}
 
@@ -70,6 +71,6 @@ extension Defaults {
 	```
 	*/
 	public static func removeAll(suite: UserDefaults = .standard) {
-		Store.removeAll(in: suite)
+		Suite.of(suite).removeAll()
 	}
 }

@@ -59,6 +59,6 @@ extension UserDefaults {
 	```
 	*/
 	public func removeAll() {
-		Store.removeAll(in: self)
+		Suite.of(self).removeAll()
 	}
 }

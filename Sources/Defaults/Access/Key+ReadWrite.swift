@@ -50,9 +50,9 @@ extension Defaults.Key {
 		do {
 			switch try codec.encode(value) {
 			case .object(let object):
-				Store.set(object, forKey: name, in: suite)
+				suite.change(name, to: object, origin: .local)
 			case .absent:
-				Store.removeObject(forKey: name, in: suite)
+				suite.change(name, to: nil, origin: .local)
 			}
 		} catch {
 			DiagnosticReporter.report(.unencodableValue, key: name, "\(error); nothing was written")

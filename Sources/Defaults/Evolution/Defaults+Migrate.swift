@@ -55,21 +55,8 @@ extension Defaults {
 		}
 
 		let suiteObject = Suite.of(suite)
-		return try MigrationRun.inProgress(for: suiteObject) { () throws(MigrationError) in
-			guard let file = suiteObject.file else {
-				return try MigrationRun(suite: suiteObject, migrations: migrations).perform()
-			}
-
-			let outcome: Result<MigrationResult, MigrationError>
-			do throws(PersistenceError) {
-				outcome = try file.withMigrationLock(waitingUntil: .now + PersistenceSettings.migrationLockTimeout) { () throws(PersistenceError) in
-					Result { () throws(MigrationError) in try MigrationRun(suite: suiteObject, migrations: migrations).perform() }
-				}
-			} catch {
-				throw .persistence(error)
-			}
-
-			return try outcome.get()
+		return try suiteObject.withMigrationLock { () throws(MigrationError) in
+			try MigrationRun(suite: suiteObject, migrations: migrations).perform()
 		}
 	}
 }

@@ -19,9 +19,6 @@ struct MigrationRun {
 	/// How many times the migrations run before a writer that keeps changing what they use makes `migrate` give up.
 	static let maximumAttempts = 5
 
-	/// Suites without a file have no inter-process lock to take turns with: their migrations take turns within the process.
-	private static let unfiledSuites = NSLock()
-
 	/// What one attempt found to do.
 	private enum Attempt {
 		/// Nothing to write.
@@ -35,17 +32,8 @@ struct MigrationRun {
 		)
 	}
 
+	/// Runs the migrations due; call it holding the suite's migration lock (``Suite/withMigrationLock(_:)``).
 	func perform() throws(Defaults.MigrationError) -> Defaults.MigrationResult {
-		guard suite.file == nil else {
-			return try performHoldingLock()
-		}
-
-		Self.unfiledSuites.lock()
-		defer { Self.unfiledSuites.unlock() }
-		return try performHoldingLock()
-	}
-
-	private func performHoldingLock() throws(Defaults.MigrationError) -> Defaults.MigrationResult {
 		var keptChanging: Set<String> = []
 		for number in 1...Self.maximumAttempts {
 			switch try attempt(reportingOnce: number == 1) {
@@ -171,18 +159,5 @@ struct MigrationRun {
 		}
 
 		return changed
-	}
-
-	/// Runs `body` unless this thread is already migrating `suite`: a migration that migrates its own suite again is refused, not deadlocked.
-	static func inProgress<Result>(for suite: Suite, _ body: () throws(Defaults.MigrationError) -> Result) throws(Defaults.MigrationError) -> Result {
-		let marker = "Defaults.migrating.\(UInt(bitPattern: ObjectIdentifier(suite).hashValue))"
-		let threadValues = Thread.current.threadDictionary
-		guard threadValues[marker] == nil else {
-			throw .nested
-		}
-
-		threadValues[marker] = true
-		defer { threadValues[marker] = nil }
-		return try body()
 	}
 }

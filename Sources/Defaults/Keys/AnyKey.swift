@@ -44,7 +44,7 @@ extension Defaults {
 		```
 		*/
 		public func reset() {
-			Store.removeObject(forKey: name, in: suiteObject)
+			suiteObject.change(name, to: nil, origin: .local)
 		}
 	}
 

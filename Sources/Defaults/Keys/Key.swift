@@ -114,7 +114,7 @@ extension Defaults {
 		private func register(_ defaultValue: Value) {
 			do {
 				if case .object(let object) = try codec.encode(defaultValue) {
-					Store.register(object, forKey: name, in: suiteObject)
+					suiteObject.register(object, forKey: name)
 				}
 			} catch {
 				DiagnosticReporter.report(.unencodableValue, key: name, "the default value cannot be registered: \(error)")

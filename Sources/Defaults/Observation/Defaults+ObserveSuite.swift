@@ -67,7 +67,6 @@ extension Defaults {
 		isolation: isolated (any Actor)? = #isolation,
 		handler: @escaping (SuiteChange) -> Void
 	) -> ObservationHandle {
-		Persistence.attach(suite)
 		let delivery = ObserverDelivery(isolation: isolation, makeChange: SuiteChange.init, handler: handler)
 		return ObservationHandle(keys: [.everyKey(of: Suite.of(suite))], wantsPrior: false, receiver: delivery)
 	}

@@ -81,6 +81,22 @@ extension Suite {
 		return notifications
 	}
 
+	/**
+	Takes the global domain's new values; returns the notifications for the
+	keys whose reads changed, to deliver once every lock is released.
+	*/
+	func applyGlobalValues(_ global: [String: PropertyListValue]) -> [ChangeNotification] {
+		values.replaceGlobal(with: global).compactMap { name, applied in
+			let observers = observers.observers(of: name)
+			return observers.isEmpty ? nil : ChangeNotification(name: name, observers: observers, oldObject: applied.oldObject, newObject: applied.newObject)
+		}
+	}
+
+	/// Whether the suite has a value of its own for `name`: stored, or given as a launch argument.
+	func hasOwnValue(forKey name: String) -> Bool {
+		values.ownObject(forKey: name) != nil
+	}
+
 	/// Removes every value stored in the suite, telling each key's observers; registered defaults and the migration version stay.
 	func removeAll() {
 		for name in values.storedNames() where !KeyName.isReserved(name) {

@@ -5,7 +5,7 @@ Finds the suite object of a `UserDefaults`: the one lookup by suite identity
 the library keeps. Keys do it once, when they are created.
 */
 extension Suite {
-	fileprivate struct Registry {
+	struct Registry {
 		/// Suite objects by stored domain.
 		var byIdentity: [SuiteIdentity: Suite] = [:]
 		/// The suite object of each `UserDefaults` seen, so its identity is worked out once.
@@ -18,15 +18,22 @@ extension Suite {
 		var sweepThreshold = 1024
 	}
 
-	fileprivate struct Sighting {
+	struct Sighting {
 		weak var defaults: UserDefaults?
 		let suite: Suite
 	}
 
-	private static let registry = Locked(Registry())
+	static let registry = Locked(Registry())
 
-	/// The suite object of `defaults`, created on first use.
-	static func of(_ defaults: UserDefaults) -> Suite {
+	/**
+	The suite object of `defaults`, created (and started: flushed at exit,
+	watched for other processes' changes) on first use.
+
+	```swift
+	let suite = Suite.of(UserDefaults(suiteName: "com.example.app")!)
+	```
+	*/
+	package static func of(_ defaults: UserDefaults) -> Suite {
 		let objectID = ObjectIdentifier(defaults)
 		if let sighting = registry.withLock({ $0.byObject[objectID] }), sighting.defaults === defaults {
 			return sighting.suite
@@ -74,32 +81,6 @@ extension Suite {
 		registry.withLock { Array($0.byIdentity.values) }.compactMap(\.file)
 	}
 
-	/// Every suite object whose values the library owns.
-	static var ownedSuites: [Suite] {
-		registry.withLock { Array($0.byIdentity.values) }.filter { $0.values is OwnedSuiteValues }
-	}
-
-	/// Makes the suite of `defaults` use `fileSystem` (tests): from its creation, or from now on.
-	static func install(_ fileSystem: any PreferencesFileSystem, for defaults: UserDefaults) {
-		let identity = SuiteIdentity.resolve(defaults)
-		let existing = registry.withLock { registry in
-			registry.fileSystems[identity] = fileSystem
-			return registry.byIdentity[identity]
-		}
-
-		existing?.install(fileSystem)
-	}
-
-	/**
-	Makes `UserDefaults` keep the values of `defaults`'s suite, as on Apple
-	platforms (tests: the logic of that path runs on Linux too). Call it before
-	the suite is first used.
-	*/
-	static func keepValuesInFoundation(for defaults: UserDefaults) {
-		let identity = SuiteIdentity.resolve(defaults)
-		_ = registry.withLock { $0.foundationBacked.insert(identity) }
-	}
-
 	private static func make(identity: SuiteIdentity, defaults: UserDefaults, fileSystem: (any PreferencesFileSystem)?, foundationBacked: Bool) -> Suite {
 		if case .inMemory = identity {
 			return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), persistence: .memoryOnly)
@@ -116,11 +97,15 @@ extension Suite {
 		let arguments = defaults.volatileDomain(forName: UserDefaults.argumentDomain)
 		let global = GlobalDomain.shared.values
 		do {
-			let url = try PreferencesLocation.fileURL(for: identity)
-			let domainName = try PreferencesLocation.domainName(of: identity)
-			let file = SuiteFile(url: url, domainName: domainName, suite: defaults, fileSystem: fileSystem ?? POSIXFileSystem())
-			let values = OwnedSuiteValues(stored: file.lastKnownContents, arguments: arguments, global: global)
-			return Suite(identity: identity, defaults: defaults, values: values, persistence: .file(file))
+			return Suite(
+				identity: identity,
+				defaults: defaults,
+				fileAt: try PreferencesLocation.fileURL(for: identity),
+				domainName: try PreferencesLocation.domainName(of: identity),
+				fileSystem: fileSystem ?? POSIXFileSystem(),
+				arguments: arguments,
+				global: global
+			)
 		} catch {
 			let values = OwnedSuiteValues(stored: [:], arguments: arguments, global: global)
 			return Suite(identity: identity, defaults: defaults, values: values, persistence: .unavailable(error))
@@ -130,6 +115,8 @@ extension Suite {
 
 	/// Starts what a new suite needs: flushing at exit and on termination signals, watching its file and the global domain.
 	private func start() {
+		GlobalDomain.shared.addReader(self)
+
 		guard let file else {
 			if case .unavailable(let error) = persistenceState {
 				DiagnosticReporter.report(.persistenceFailed, key: nil, "changes to this suite stay in memory: \(error)")

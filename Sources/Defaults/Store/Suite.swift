@@ -1,21 +1,30 @@
 import Foundation
 
 /**
-Everything the library keeps about one suite, in one object.
+Everything the library keeps about one suite, in one object, and the only way
+into it.
 
 Its values (``SuiteValueStore``), the file that makes them durable
-(``SuiteFile``, Linux only), its observers (``ObserverTable``), the
-synchroniser that syncs its keys, and which undecodable values were already
-reported. There is one per stored domain: two `UserDefaults(suiteName: "x")`
-objects share it, so each hears the other's writes. Keys find it once and
-remember it (``Defaults/_AnyKey/suiteObject``); anything else finds it with
-``of(_:)``.
+(``SuiteFile``, Linux only), its observers (``ObserverTable``), its sync link,
+its migration lock and which undecodable values were already reported. There
+is one per stored domain: two `UserDefaults(suiteName: "x")` objects share it,
+so each hears the other's writes. The API edge finds it once with ``of(_:)``
+(keys remember it: ``Defaults/_AnyKey/suiteObject``) and calls it; its parts
+know it from their creation and never look it up.
 
-Each part has its own lock, held only inside that part's methods; the only
-nesting is a write recording its pending change for the file (values lock,
-then the file's state lock). No user code runs under any of them.
+```swift
+let suite = Suite.of(defaults)
+suite.change("volume", to: 0.8, origin: .local)
+let volume = suite.values.entry(forKey: "volume")?.object
+```
+
+Each part has its own lock, held only inside that part's methods. Locks nest
+in one order: the file's flush lock, the inter-process file lock, the values
+lock, the file's state lock (a write records its pending change for the file
+under the values lock); the observer table's lock is never held with the
+values lock. No user code runs under any of them.
 */
-final class Suite: Sendable {
+package final class Suite: Sendable {
 	let identity: SuiteIdentity
 	let values: any SuiteValueStore
 	let observers = ObserverTable()
@@ -24,7 +33,10 @@ final class Suite: Sendable {
 	// `UserDefaults` is documented as thread-safe, though not marked `Sendable`.
 	nonisolated(unsafe) let defaults: UserDefaults
 
-	private let persistence: Locked<SuitePersistenceState>
+	/// How the suite's changes become durable; replaced only by tests (``install(_:)``).
+	let persistence: Locked<SuitePersistenceState>
+	/// Migrations of a suite without a file take turns within the process (a file has an inter-process lock for that).
+	let migrationTurns = NSLock()
 	private let syncLink = Locked<WeakSynchronizer>(WeakSynchronizer())
 	private let reportedUndecodable = Locked<[String: Int]>([:])
 
@@ -37,6 +49,26 @@ final class Suite: Sendable {
 		self.defaults = defaults
 		self.values = values
 		self.persistence = Locked(persistence)
+	}
+
+	/**
+	A suite whose values the library owns, kept in the file at `url` (Linux):
+	its values start from what the file holds.
+	*/
+	convenience init(
+		identity: SuiteIdentity,
+		defaults: UserDefaults,
+		fileAt url: URL,
+		domainName: String,
+		fileSystem: any PreferencesFileSystem,
+		arguments: [String: Any],
+		global: [String: PropertyListValue]
+	) {
+		let values = OwnedSuiteValues(stored: [:], arguments: arguments, global: global)
+		self.init(identity: identity, defaults: defaults, values: values, persistence: .memoryOnly)
+		let file = SuiteFile(url: url, domainName: domainName, suite: self, fileSystem: fileSystem)
+		values.startStored(from: file.lastKnownContents)
+		persistence.withLock { $0 = .file(file) }
 	}
 
 	/// How messages name the suite: its domain, or what stands for it.
@@ -80,17 +112,6 @@ final class Suite: Sendable {
 		case .memoryOnly:
 			return
 		}
-	}
-
-	/// Replaces the file's file system (tests); the new file starts from what is on disk.
-	func install(_ fileSystem: any PreferencesFileSystem) {
-		guard let current = file else {
-			return
-		}
-
-		let replacement = SuiteFile(url: current.url, domainName: current.domainName, suite: defaults, fileSystem: fileSystem)
-		persistence.withLock { $0 = .file(replacement) }
-		ExternalChangeWatcher.shared.watch(replacement)
 	}
 
 	// MARK: Sync

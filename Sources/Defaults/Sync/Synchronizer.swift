@@ -386,7 +386,7 @@ final class Synchronizer: Sendable {
 				adopt(remoteEntry, for: key, ledger: ledger)
 			case (let local?, let remoteEntry) where remoteEntry == nil || local > remoteEntry!.timestamp:
 				// This device changed the key later than the remote knows (or the remote lost it): offer it again.
-				let stored = Store.storedObject(forKey: key.name, in: key.suite).flatMap(PropertyListValue.init)
+				let stored = key.suiteObject.values.ownObject(forKey: key.name).flatMap(PropertyListValue.init)
 				let entry = Defaults.RemoteEntry(value: stored.map(Defaults.AnySerializable.init(storage:)), timestamp: local)
 				state.withLock { $0.outbox[key.name] = $0.outbox[key.name] ?? entry }
 				republish = true
@@ -410,7 +410,7 @@ final class Synchronizer: Sendable {
 
 	private func adopt(_ entry: Defaults.RemoteEntry, for key: Defaults._AnyKey, ledger: SyncLedger) {
 		ledger.record(entry.timestamp, for: key.name)
-		Store.applySyncedChange(key.name, to: entry.value?.storage?.object, in: key.suite)
+		key.suiteObject.change(key.name, to: entry.value?.storage?.object, origin: .synced)
 		debug("adopted '\(key.name)' from \(entry.timestamp)")
 	}
 

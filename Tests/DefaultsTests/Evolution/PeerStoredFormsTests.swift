@@ -55,7 +55,7 @@ the same calls (`storeInCurrentForm` with the keys of their examples) against
 struct PeerStoredFormsTests {
 	private func plant(_ values: [String: Any], in suite: TestSuite) {
 		for (name, object) in values {
-			Store.set(object, forKey: name, in: Suite.of(suite.defaults))
+			Suite.of(suite.defaults).change(name, to: object, origin: .local)
 		}
 	}
 

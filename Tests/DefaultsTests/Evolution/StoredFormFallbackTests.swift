@@ -22,7 +22,7 @@ private struct Frog: Codable, Hashable, Defaults.Serializable {
 struct StoredFormFallbackTests {
 	/// Stores `object` as it is, the way an older version of the app or another library left it.
 	private func plant(_ object: Any, as name: String, in suite: TestSuite) {
-		Store.set(object, forKey: name, in: Suite.of(suite.defaults))
+		Suite.of(suite.defaults).change(name, to: object, origin: .local)
 	}
 
 	@Test func aRawValueReadsAfterTheTypeGainedCodableAndTheNextWriteStoresJSON() {

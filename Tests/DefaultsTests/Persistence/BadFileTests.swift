@@ -76,13 +76,13 @@ struct BadFileTests {
 		Defaults[stored] = 1
 		try Defaults.flush(suite: suite.defaults)
 
-		Persistence.install(FailingFileSystem(reason: reason), for: suite.defaults)
+		Suite.install(FailingFileSystem(reason: reason), for: suite.defaults)
 		Defaults[pending] = 2
 		#expect(throws: Defaults.PersistenceError.self) {
 			try Defaults.flush(suite: suite.defaults)
 		}
 		let reported = diagnostics {
-			Persistence.file(for: suite.defaults)?.flushReportingFailure()
+			Suite.of(suite.defaults).file?.flushReportingFailure()
 		}
 
 		#expect(reported.map(\.kind) == [.persistenceFailed])
@@ -90,7 +90,7 @@ struct BadFileTests {
 		#expect(suite.fileContents()?[stored.name] as? Int == 1, "what was on disk is untouched")
 		#expect(Defaults[pending] == 2, "the change stays in memory")
 
-		Persistence.install(POSIXFileSystem(), for: suite.defaults)
+		Suite.install(POSIXFileSystem(), for: suite.defaults)
 		Defaults[pending] = 3
 		try Defaults.flush(suite: suite.defaults)
 		#expect(suite.fileContents()?[pending.name] as? Int == 3)

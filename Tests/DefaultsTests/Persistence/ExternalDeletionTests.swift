@@ -59,7 +59,7 @@ struct ExternalDeletionTests {
 	@Test func aChangeNotYetWrittenWhenTheFileIsDeletedSurvives() throws {
 		let suite = TestSuite()
 		let fileSystem = SwitchableFileSystem()
-		Persistence.install(fileSystem, for: suite.defaults)
+		Suite.install(fileSystem, for: suite.defaults)
 		let deletedKey = Defaults.Key<Int>(suite.keyName("deleted"), default: 0, suite: suite.defaults)
 		let pendingKey = Defaults.Key<Int>(suite.keyName("pending"), default: 0, suite: suite.defaults)
 		Defaults[deletedKey] = 1

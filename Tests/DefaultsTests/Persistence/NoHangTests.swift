@@ -161,9 +161,9 @@ struct LockHolderMessageTests {
 		let suite = TestSuite()
 		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
 		let started = DispatchSemaphore(value: 0)
-		Persistence.install(SlowFileSystem(delay: 1, started: started), for: suite.defaults)
-		defer { Persistence.install(POSIXFileSystem(), for: suite.defaults) }
-		let file = try #require(Persistence.file(for: suite.defaults))
+		Suite.install(SlowFileSystem(delay: 1, started: started), for: suite.defaults)
+		defer { Suite.install(POSIXFileSystem(), for: suite.defaults) }
+		let file = try #require(Suite.of(suite.defaults).file)
 
 		Defaults[key] = 1
 		let slowFlush = Thread { try? file.flush() }

@@ -33,6 +33,26 @@ struct GlobalDomainTests {
 		#expect(heard.values == ["global", "stored", "global", "registered"])
 	}
 
+	@Test func priorObserversHearAPriorForAGlobalChange() throws {
+		let suite = TestSuite()
+		let name = suite.keyName("globalPrior")
+		let key = Defaults.Key<String>(name, default: "registered", suite: suite.defaults)
+		let heard = Recorder<String>()
+		let observation = Defaults.observe(key, options: [.prior]) { change in
+			heard.append("\(change.isPrior ? "prior" : "after"): \(change.oldValue) → \(change.newValue)")
+		}
+		defer { observation.invalidate() }
+		let globalFile = TestEnvironment.configHome.appendingPathComponent(".GlobalPreferences.plist")
+		defer {
+			try? FileManager.default.removeItem(at: globalFile)
+		}
+
+		try writeAtomically([name: "global"], to: globalFile)
+		#expect(suite.wait(timeout: 5) { heard.values.count == 2 })
+		// Like another process's change to the suite's own file: the prior comes just before the change, both after the fact.
+		#expect(heard.values == ["prior: registered → global", "after: registered → global"])
+	}
+
 	private func writeAtomically(_ values: [String: Any], to url: URL) throws {
 		let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
 		try data.write(to: url, options: .atomic)

@@ -74,14 +74,16 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 
 	let url: URL
 	let domainName: String
-	private let suite: UserDefaults
+	/// The suite this is the file of: it outlives the file (suites with a file are never released).
+	private unowned let suite: Suite
 	private let fileSystem: any PreferencesFileSystem
 	private let state = Locked(State())
 
 	/// Serializes this process's flushes and reloads of the file.
 	private let fileLock = ForkLocalLock()
 
-	init(url: URL, domainName: String, suite: UserDefaults, fileSystem: any PreferencesFileSystem) {
+	/// Reads the file; `suite` is still being made, and is not called until the file is running.
+	init(url: URL, domainName: String, suite: Suite, fileSystem: any PreferencesFileSystem) {
 		self.url = url
 		self.domainName = domainName
 		self.suite = suite
@@ -699,7 +701,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		contents writtenContents: [String: PropertyListValue],
 		writtenByTheLibrary: Set<String>
 	) throws(Defaults.PersistenceError) -> (contents: [String: PropertyListValue]?, version: FileVersion, diagnostics: [Defaults.Diagnostic]) {
-		suite.synchronize()
+		suite.defaults.synchronize()
 		let identity = fileSystem.identity(of: url)
 		var data: Data?
 		let isUnchanged = try writtenVersion.isCurrent(identity) { () throws(Defaults.PersistenceError) in
@@ -729,7 +731,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 
 		let version = try replace(with: contents)
 		// Foundation has nothing unsaved left: this only makes it read the file again.
-		suite.synchronize()
+		suite.defaults.synchronize()
 		let names = reverted.joined(separator: ", ")
 		let diagnostic = Defaults.Diagnostic(
 			kind: .restoredNewerValue,
@@ -801,8 +803,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 		}
 
 		let diagnostic = Defaults.Diagnostic(kind: .unreadableFile, key: nil, message: message + "; rewriting it from the values in memory")
-		let inMemory = (Suite.of(suite).values as? OwnedSuiteValues)?.storedValues() ?? [:]
-		return (inMemory, diagnostic)
+		return (suite.values.storedValues(), diagnostic)
 	}
 
 	/// What other processes changed between two readings of the file (each key's new value), leaving out keys this process is about to write.
@@ -836,7 +837,7 @@ final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
 			return
 		}
 
-		outcome.notifications = Suite.of(suite).applyExternalChanges(changes.mapValues { $0?.object })
+		outcome.notifications = suite.applyExternalChanges(changes.mapValues { $0?.object })
 	}
 
 	/// Reports and notifies what a flush or a look at the file found, once every lock is released.

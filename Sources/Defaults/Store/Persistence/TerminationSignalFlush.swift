@@ -152,7 +152,7 @@ enum TerminationSignalFlush {
 			}
 
 			let signal = Int32(byte)
-			Persistence.flushBeforeExit("\(name(of: signal)) is ending the process")
+			ExitFlush.flushEverySuite("\(name(of: signal)) is ending the process")
 			endProcess(with: signal)
 			// Still running: the application took the signal over meanwhile, so the parked threads go on.
 			signalFlushing.store(false, ordering: .sequentiallyConsistent)

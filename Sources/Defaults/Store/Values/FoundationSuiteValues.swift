@@ -69,6 +69,16 @@ final class FoundationSuiteValues: SuiteValueStore {
 		return stored.merging(defaults.volatileDomain(forName: UserDefaults.argumentDomain)) { $1 }.compactMapValues(PropertyListValue.init)
 	}
 
+	func storedValues() -> [String: PropertyListValue] {
+		storedNames().reduce(into: [:]) { values, name in
+			values[name] = storedObject(forKey: name).flatMap(PropertyListValue.init)
+		}
+	}
+
+	func replaceGlobal(with values: [String: PropertyListValue]) -> [String: AppliedChange] {
+		[:]
+	}
+
 	func argument(forKey name: String) -> Any? {
 		defaults.volatileDomain(forName: UserDefaults.argumentDomain)[name]
 	}

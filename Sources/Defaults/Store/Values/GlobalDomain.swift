@@ -5,20 +5,39 @@ The global domain (`.GlobalPreferences.plist` in the preferences folder),
 whose values every suite reads below its own.
 
 Read once, when the first suite needs it, and again whenever a process
-replaces the file (`defaults write -g`): each suite whose reads change hears
-it like any other change.
+replaces the file (`defaults write -g`): each suite that reads it (each adds
+itself when it starts) hears what changed for it like any other change.
 */
 final class GlobalDomain: ExternalChangeListener, Sendable {
 	static let shared = GlobalDomain()
 
 	/// The file, or `nil` when the preferences folder cannot be determined.
 	let fileURL: URL?
-	private let state: Locked<(values: [String: PropertyListValue], isWatched: Bool)>
+	private let state: Locked<State>
+
+	private struct State {
+		var values: [String: PropertyListValue] = [:]
+		var isWatched = false
+		/// The suites that read the global domain below their own values.
+		var readers: [WeakSuite] = []
+	}
+
+	private struct WeakSuite {
+		weak var suite: Suite?
+	}
 
 	private init() {
 		fileURL = try? PreferencesLocation.folder().appendingPathComponent(".GlobalPreferences.plist", isDirectory: false)
-		state = Locked(([:], false))
+		state = Locked(State())
 		state.withLock { $0.values = read() }
+	}
+
+	/// Makes `suite` hear each change to the global domain (``Suite/applyGlobalValues(_:)``).
+	func addReader(_ suite: Suite) {
+		state.withLock { state in
+			state.readers.removeAll { $0.suite == nil }
+			state.readers.append(WeakSuite(suite: suite))
+		}
 	}
 
 	/// The values as last read.
@@ -44,27 +63,19 @@ final class GlobalDomain: ExternalChangeListener, Sendable {
 
 	func fileDidChange() {
 		let values = read()
-		let changed = state.withLock { state in
-			defer { state.values = values }
-			return state.values != values
-		}
-
-		guard changed else {
-			return
-		}
-
-		for suite in Suite.ownedSuites {
-			guard let owned = suite.values as? OwnedSuiteValues else {
-				continue
+		let readers = state.withLock { state -> [Suite] in
+			guard state.values != values else {
+				return []
 			}
 
-			for (name, change) in owned.replaceGlobal(with: values) {
-				let observers = suite.observers.observers(of: name)
-				let raw = RawChange(name: name, oldObject: change.oldObject, newObject: change.newObject, isPrior: false)
-				for observer in observers {
-					observer.deliver(raw)
-				}
-			}
+			state.values = values
+			return state.readers.compactMap(\.suite)
+		}
+
+		// Delivered like every other change: priors first, once every suite took the new values.
+		let notifications = readers.flatMap { $0.applyGlobalValues(values) }
+		for notification in notifications {
+			notification.deliver()
 		}
 	}
 

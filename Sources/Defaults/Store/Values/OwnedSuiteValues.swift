@@ -36,6 +36,16 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		}
 	}
 
+	/// Takes the file's contents as first read, before anything else reads or writes the suite.
+	func startStored(from contents: [String: PropertyListValue]) {
+		lock.lock()
+		defer { lock.unlock() }
+		for (name, value) in contents {
+			stored[name] = value.object
+			refresh(name)
+		}
+	}
+
 	func entry(forKey name: String) -> SuiteEntry? {
 		lock.lock()
 		defer { lock.unlock() }
@@ -69,7 +79,6 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return own.compactMapValues(PropertyListValue.init)
 	}
 
-	/// The values stored in the suite, without launch arguments: what its file must hold.
 	func storedValues() -> [String: PropertyListValue] {
 		lock.lock()
 		let stored = stored
@@ -115,10 +124,6 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return registered[name]
 	}
 
-	/**
-	Replaces the global domain's values; returns what a read of each name
-	whose result changed gave before and gives now.
-	*/
 	func replaceGlobal(with values: [String: PropertyListValue]) -> [String: AppliedChange] {
 		let objects = values.mapValues(\.object)
 		lock.lock()

@@ -41,6 +41,10 @@ struct AppliedChange {
 /**
 Where a suite's values live, behind one interface.
 
+Two words, used exactly: a *stored* value is in the suite's own domain (its
+file); a suite's *own* value is a stored one or a launch argument, which
+overrides it. Registered and global defaults are neither.
+
 On Linux the library owns them (``OwnedSuiteValues``): the file's contents,
 the launch arguments, the global domain and this suite's registered defaults,
 in memory, at dictionary speed. On Apple platforms, and for suites that keep
@@ -69,6 +73,9 @@ protocol SuiteValueStore: AnyObject, Sendable {
 	/// Every value of the suite's own (stored, overridden by launch arguments), read at once.
 	func ownValues() -> [String: PropertyListValue]
 
+	/// Every value stored in the suite, without launch arguments: what its file must hold.
+	func storedValues() -> [String: PropertyListValue]
+
 	/// The launch argument given for `name`, if any.
 	func argument(forKey name: String) -> Any?
 
@@ -88,4 +95,11 @@ protocol SuiteValueStore: AnyObject, Sendable {
 
 	/// The registered default of `name` in this suite.
 	func registeredObject(forKey name: String) -> Any?
+
+	/**
+	Replaces the global domain's values; returns what a read of each name
+	whose result changed gave before and gives now. A store that leaves the
+	global domain to Foundation (which reads it by itself) returns none.
+	*/
+	func replaceGlobal(with values: [String: PropertyListValue]) -> [String: AppliedChange]
 }

@@ -1,0 +1,48 @@
+import Foundation
+
+extension Suite {
+	/**
+	Runs `body` holding the suite's migration lock: migrations of one suite
+	never run in two processes or threads at once, while reads, writes and
+	flushes go on.
+
+	With a file (Linux) the lock is an inter-process lock of its own (see
+	``SuiteFile/withMigrationLock(waitingUntil:_:)``), waited for up to
+	``PersistenceSettings/migrationLockTimeout``; without one, migrations take
+	turns within the process. A migration that migrates its own suite again
+	(on the same thread) is refused with ``Defaults/MigrationError/nested``,
+	not deadlocked.
+
+	```swift
+	let result = try suite.withMigrationLock {
+		try MigrationRun(suite: suite, migrations: migrations).perform()
+	}
+	```
+	*/
+	func withMigrationLock<Result>(_ body: () throws(Defaults.MigrationError) -> Result) throws(Defaults.MigrationError) -> Result {
+		let marker = "Defaults.migrating.\(UInt(bitPattern: ObjectIdentifier(self).hashValue))"
+		let threadValues = Thread.current.threadDictionary
+		guard threadValues[marker] == nil else {
+			throw .nested
+		}
+
+		threadValues[marker] = true
+		defer { threadValues[marker] = nil }
+		guard let file else {
+			migrationTurns.lock()
+			defer { migrationTurns.unlock() }
+			return try body()
+		}
+
+		let outcome: Swift.Result<Result, Defaults.MigrationError>
+		do throws(Defaults.PersistenceError) {
+			outcome = try file.withMigrationLock(waitingUntil: .now + PersistenceSettings.migrationLockTimeout) { () throws(Defaults.PersistenceError) in
+				Swift.Result { () throws(Defaults.MigrationError) in try body() }
+			}
+		} catch {
+			throw .persistence(error)
+		}
+
+		return try outcome.get()
+	}
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// What the library's own tests change in a suite: every hook is here, and nothing else uses them.
+extension Suite {
+	/// Makes the suite of `defaults` use `fileSystem`: from its creation, or from now on.
+	static func install(_ fileSystem: any PreferencesFileSystem, for defaults: UserDefaults) {
+		let identity = SuiteIdentity.resolve(defaults)
+		let existing = registry.withLock { registry in
+			registry.fileSystems[identity] = fileSystem
+			return registry.byIdentity[identity]
+		}
+
+		existing?.install(fileSystem)
+	}
+
+	/**
+	Makes `UserDefaults` keep the values of `defaults`'s suite, as on Apple
+	platforms (the logic of that path runs on Linux too). Call it before the
+	suite is first used.
+	*/
+	static func keepValuesInFoundation(for defaults: UserDefaults) {
+		let identity = SuiteIdentity.resolve(defaults)
+		_ = registry.withLock { $0.foundationBacked.insert(identity) }
+	}
+
+	/// Replaces the file's file system; the new file starts from what is on disk.
+	private func install(_ fileSystem: any PreferencesFileSystem) {
+		guard let current = file else {
+			return
+		}
+
+		let replacement = SuiteFile(url: current.url, domainName: current.domainName, suite: self, fileSystem: fileSystem)
+		persistence.withLock { $0 = .file(replacement) }
+		ExternalChangeWatcher.shared.watch(replacement)
+	}
+}
