@@ -127,7 +127,7 @@ extension Suite {
 
 		ExitFlush.install()
 		TerminationSignalFlush.install()
-		ExternalChangeWatcher.shared.watch(file)
+		FileChangeWatcher.shared.watch(file)
 		GlobalDomain.shared.watch()
 	}
 }

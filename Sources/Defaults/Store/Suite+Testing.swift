@@ -31,6 +31,6 @@ extension Suite {
 
 		let replacement = SuiteFile(url: current.url, domainName: current.domainName, suite: self, fileSystem: fileSystem)
 		persistence.withLock { $0 = .file(replacement) }
-		ExternalChangeWatcher.shared.watch(replacement)
+		FileChangeWatcher.shared.watch(replacement)
 	}
 }

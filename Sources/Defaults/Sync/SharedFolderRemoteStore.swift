@@ -137,7 +137,7 @@ private enum JournalEntry {
 }
 
 /// Turns changes to any file of the folder into change-feed events.
-private final class FolderChangeRelay: ExternalChangeListener, @unchecked Sendable {
+private final class FolderChangeRelay: FileChangeListener, @unchecked Sendable {
 	let url: URL
 	private let continuation: AsyncStream<Set<String>>.Continuation
 	private let poller = Locked<Task<Void, Never>?>(nil)
@@ -149,7 +149,7 @@ private final class FolderChangeRelay: ExternalChangeListener, @unchecked Sendab
 
 	func start() {
 		#if canImport(Glibc)
-		ExternalChangeWatcher.shared.watchFolder(self)
+		FileChangeWatcher.shared.watchFolder(self)
 		#else
 		let task = Task.detached { [continuation] in
 			while !Task.isCancelled {

@@ -6,7 +6,7 @@ Prints each change to one preferences file as it happens, whichever process
 made it: the library's external-change watcher reports every replacement of
 the file, and each new version is compared with the previous one key by key.
 */
-final class DomainWatcher: ExternalChangeListener {
+final class DomainWatcher: FileChangeListener {
 	/// One key's change between two versions of the file.
 	struct Change {
 		let key: String
@@ -27,7 +27,7 @@ final class DomainWatcher: ExternalChangeListener {
 		self.key = key
 		self.report = report
 		lastSeen = Locked([:])
-		ExternalChangeWatcher.shared.watch(self)
+		FileChangeWatcher.shared.watch(self)
 		// Read after the watch is in place, so no write between the two goes unreported.
 		let contents = (try? file.read()) ?? nil
 		lastSeen.withLock { $0 = contents ?? [:] }

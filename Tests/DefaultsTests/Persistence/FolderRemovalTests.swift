@@ -73,7 +73,7 @@ struct FolderRemovalTests {
 	}
 
 	/// Listens to every file of a folder, and says when it hears something.
-	private final class FolderListener: ExternalChangeListener, Sendable {
+	private final class FolderListener: FileChangeListener, Sendable {
 		let url: URL
 		let heard = DispatchSemaphore(value: 0)
 
@@ -93,8 +93,8 @@ struct FolderRemovalTests {
 		let (abandonedPath, listenedPath) = (abandoned.folder.standardizedFileURL.path, listened.folder.standardizedFileURL.path)
 		var gone: FolderListener? = FolderListener(abandoned.folder)
 		let listener = FolderListener(listened.folder)
-		ExternalChangeWatcher.shared.watchFolder(try #require(gone))
-		ExternalChangeWatcher.shared.watchFolder(listener)
+		FileChangeWatcher.shared.watchFolder(try #require(gone))
+		FileChangeWatcher.shared.watchFolder(listener)
 		gone = nil
 
 		let (_, reported) = try DiagnosticReporter.claiming(where: { diagnostic in [abandonedPath, listenedPath].contains { diagnostic.message.contains($0) } }) {
@@ -106,7 +106,7 @@ struct FolderRemovalTests {
 
 		#expect(reported.map(\.kind) == [.watchInterrupted])
 		#expect(reported.allSatisfy { $0.message.contains(listenedPath) }, "only the folder still listened to is reported: \(reported)")
-		let (listenedFolders, missingFolders) = ExternalChangeWatcher.shared.state.withLock { ($0.listenedFolders, $0.missingFolders) }
+		let (listenedFolders, missingFolders) = FileChangeWatcher.shared.state.withLock { ($0.listenedFolders, $0.missingFolders) }
 		#expect(!listenedFolders.contains(abandonedPath) && missingFolders[abandonedPath] == nil, "nobody waits for the abandoned folder")
 		#expect(missingFolders[listenedPath] != nil, "the listened one is awaited")
 		withExtendedLifetime(listener) {}

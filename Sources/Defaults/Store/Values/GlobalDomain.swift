@@ -8,7 +8,7 @@ Read once, when the first suite needs it, and again whenever a process
 replaces the file (`defaults write -g`): each suite that reads it (each adds
 itself when it starts) hears what changed for it like any other change.
 */
-final class GlobalDomain: ExternalChangeListener, Sendable {
+final class GlobalDomain: FileChangeListener, Sendable {
 	static let shared = GlobalDomain()
 
 	/// The file, or `nil` when the preferences folder cannot be determined.
@@ -57,7 +57,7 @@ final class GlobalDomain: ExternalChangeListener, Sendable {
 		}
 
 		if isFirst, fileURL != nil {
-			ExternalChangeWatcher.shared.watch(self)
+			FileChangeWatcher.shared.watch(self)
 		}
 	}
 

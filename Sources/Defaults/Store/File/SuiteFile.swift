@@ -9,7 +9,7 @@ this process's changed keys (so writers of different keys never lose each
 other's), replaces the file atomically as a binary property list, and hands
 any keys other processes changed since the last look to the change engine.
 */
-final class SuiteFile: ExternalChangeListener, @unchecked Sendable {
+final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	private struct Pending {
 		let value: PropertyListValue?
 		let generation: UInt64

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Something that wants to know when a preferences file was written, by this or another process.
-package protocol ExternalChangeListener: AnyObject, Sendable {
+package protocol FileChangeListener: AnyObject, Sendable {
 	/// The file listened to.
 	var url: URL { get }
 
@@ -28,8 +28,8 @@ the gap, and the nearest existing ancestor is watched until the folder is
 back; then the folder is watched again, the gap's length is reported, and the
 listeners re-read their files to catch up with what other processes wrote.
 */
-package final class ExternalChangeWatcher: @unchecked Sendable {
-	package static let shared = ExternalChangeWatcher()
+package final class FileChangeWatcher: @unchecked Sendable {
+	package static let shared = FileChangeWatcher()
 
 	struct State {
 		var descriptor: Int32 = -1
@@ -45,7 +45,7 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 	}
 
 	struct WeakListener {
-		weak var listener: (any ExternalChangeListener)?
+		weak var listener: (any FileChangeListener)?
 	}
 
 	struct MissingFolder {
@@ -58,16 +58,16 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 	let state = Locked(State())
 
 	/// Starts notifying `listener`, which is held weakly, of changes to its file.
-	package func watch(_ listener: any ExternalChangeListener) {
+	package func watch(_ listener: any FileChangeListener) {
 		watch(listener, folder: listener.url.deletingLastPathComponent(), wholeFolder: false)
 	}
 
 	/// Starts notifying `listener`, whose `url` is a folder, of changes to any file in it.
-	func watchFolder(_ listener: any ExternalChangeListener) {
+	func watchFolder(_ listener: any FileChangeListener) {
 		watch(listener, folder: listener.url, wholeFolder: true)
 	}
 
-	private func watch(_ listener: any ExternalChangeListener, folder: URL, wholeFolder: Bool) {
+	private func watch(_ listener: any FileChangeListener, folder: URL, wholeFolder: Bool) {
 		#if canImport(Glibc)
 		let (descriptor, isNew) = state.withLock { state -> (Int32, Bool) in
 			if state.descriptor >= 0 {
@@ -119,7 +119,7 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 			let thread = Thread { [self] in
 				readEvents(from: descriptor)
 			}
-			thread.name = "Defaults.ExternalChangeWatcher"
+			thread.name = "Defaults.FileChangeWatcher"
 			// It holds suites' locks while it reads their files: a termination signal must park another thread.
 			TerminationSignalFlush.withSignalsDeferred {
 				thread.start()
@@ -188,7 +188,7 @@ package final class ExternalChangeWatcher: @unchecked Sendable {
 		}
 	}
 
-	private func listeners(of batch: EventBatch) -> [any ExternalChangeListener] {
+	private func listeners(of batch: EventBatch) -> [any FileChangeListener] {
 		state.withLock { state in
 			if batch.overflowed {
 				return state.listeners(inFolders: state.listenedFolders)
@@ -223,7 +223,7 @@ struct EventBatch {
 	var overflowed = false
 }
 
-extension ExternalChangeWatcher.State {
+extension FileChangeWatcher.State {
 	/// Sorts a batch of events into what changed; marks listened folders whose watch died as missing.
 	mutating func interpret(_ events: [InotifyEvent]) -> EventBatch {
 		var batch = EventBatch()
@@ -245,7 +245,7 @@ extension ExternalChangeWatcher.State {
 						// Listeners are held weakly: when all have gone, nobody misses the folder, so it is neither reported nor awaited.
 						listenedFolders.remove(folder)
 					} else {
-						missingFolders[folder] = ExternalChangeWatcher.MissingFolder(since: .now())
+						missingFolders[folder] = FileChangeWatcher.MissingFolder(since: .now())
 						batch.lostFolders.insert(folder)
 					}
 				}
@@ -267,7 +267,7 @@ extension ExternalChangeWatcher.State {
 	}
 
 	/// The listeners of files in `folders` and of the folders themselves.
-	func listeners(inFolders folders: Set<String>) -> [any ExternalChangeListener] {
+	func listeners(inFolders folders: Set<String>) -> [any FileChangeListener] {
 		guard !folders.isEmpty else {
 			return []
 		}
@@ -293,7 +293,7 @@ extension ExternalChangeWatcher.State {
 		for (folder, missing) in missingFolders {
 			// Bounded: each round either watches the folder or an ancestor one level closer to it.
 			for _ in 0..<64 {
-				let watch = inotify_add_watch(descriptor, folder, ExternalChangeWatcher.folderEvents)
+				let watch = inotify_add_watch(descriptor, folder, FileChangeWatcher.folderEvents)
 				if watch >= 0 {
 					watchedFolders[watch] = folder
 					missingFolders[folder] = nil
@@ -323,7 +323,7 @@ extension ExternalChangeWatcher.State {
 	private mutating func watchNearestAncestor(of folder: String) -> (path: String, watch: Int32)? {
 		var ancestor = URL(fileURLWithPath: folder).deletingLastPathComponent()
 		while true {
-			let watch = inotify_add_watch(descriptor, ancestor.path, ExternalChangeWatcher.ancestorEvents)
+			let watch = inotify_add_watch(descriptor, ancestor.path, FileChangeWatcher.ancestorEvents)
 			if watch >= 0 {
 				watchedFolders[watch] = ancestor.standardizedFileURL.path
 				return (ancestor.standardizedFileURL.path, watch)
