@@ -106,27 +106,5 @@ extension PropertyListValue {
 
 		return elements
 	}
-
-	/// The property-list name of the value's type, for messages.
-	var typeName: String {
-		switch self {
-		case .bool:
-			"boolean"
-		case .integer, .unsignedInteger:
-			"integer"
-		case .float, .double:
-			"real"
-		case .string:
-			"string"
-		case .data:
-			"data"
-		case .date:
-			"date"
-		case .array:
-			"array"
-		case .dictionary:
-			"dictionary"
-		}
-	}
 }
 #endif

@@ -128,11 +128,11 @@ struct ObservableDefaultRuntimeTests {
 			let model = UnicornModel()
 			_ = model.hasUnicorn
 			weakModel = model
-			#expect(ChangeEngine.observerCount(of: ObservedKey(Defaults.Keys.macroUnicorn)) == 1)
+			#expect(ObservedKey(Defaults.Keys.macroUnicorn).observerCount == 1)
 		}
 
 		#expect(weakModel == nil)
-		#expect(ChangeEngine.observerCount(of: ObservedKey(Defaults.Keys.macroUnicorn)) == 0)
+		#expect(ObservedKey(Defaults.Keys.macroUnicorn).observerCount == 0)
 		Defaults[.macroUnicorn] = true
 	}
 }

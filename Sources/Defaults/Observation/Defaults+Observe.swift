@@ -1,11 +1,5 @@
 import Foundation
 
-extension ObservedKey {
-	init(_ key: Defaults._AnyKey) {
-		self.init(suite: key.suiteObject, name: key.name)
-	}
-}
-
 extension Defaults {
 	/**
 	Calls `handler` with a typed change every time the library changes `key`.
@@ -148,7 +142,7 @@ extension Defaults {
 	```
 	*/
 	public static func withoutPropagation<Result>(_ closure: () throws -> Result) rethrows -> Result {
-		try ChangeEngine.$isPropagationSuppressed.withValue(true) {
+		try ObserverTable.$isPropagationSuppressed.withValue(true) {
 			try closure()
 		}
 	}

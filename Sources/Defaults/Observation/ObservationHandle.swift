@@ -27,7 +27,7 @@ final class ObservationHandle: Defaults.Observation, Sendable {
 		self.receiver = receiver
 		LifetimeTies.sweep()
 		let registrations = keys.map { key in
-			(key: key, id: ChangeEngine.add(for: key, wantsPrior: wantsPrior) { [weak self] change in
+			(key: key, id: key.addObserver(wantsPrior: wantsPrior) { [weak self] change in
 				self?.receive(change)
 			})
 		}
@@ -62,7 +62,7 @@ final class ObservationHandle: Defaults.Observation, Sendable {
 		}
 
 		for registration in registrations {
-			ChangeEngine.remove(registration.id, for: registration.key)
+			registration.key.removeObserver(registration.id)
 		}
 
 		receiver.stop()
@@ -92,43 +92,5 @@ final class ObservationHandle: Defaults.Observation, Sendable {
 		}
 
 		LifetimeTies.release(self)
-	}
-}
-
-/// What an ``ObservationHandle`` hands the engine's raw changes to.
-protocol ChangeReceiver: Sendable {
-	/// Called on the writing thread, outside the engine's lock, for each change.
-	func receive(_ change: RawChange)
-
-	/// Called once when the observation is invalidated: drop whatever is still queued.
-	func stop()
-}
-
-/// Keeps tied observations alive while their owners live.
-enum LifetimeTies {
-	private static let handles = Locked<[ObjectIdentifier: ObservationHandle]>([:])
-
-	static func retain(_ handle: ObservationHandle) {
-		handles.withLock { $0[ObjectIdentifier(handle)] = handle }
-		sweep()
-	}
-
-	static func release(_ handle: ObservationHandle) {
-		_ = handles.withLock { $0.removeValue(forKey: ObjectIdentifier(handle)) }
-	}
-
-	/// Stops the observations whose owners have been deallocated.
-	static func sweep() {
-		let orphaned = handles.withLock { handles in
-			handles.values.filter { !$0.isActive }
-		}
-
-		for handle in orphaned {
-			handle.invalidate()
-		}
-	}
-
-	static var count: Int {
-		handles.withLock { $0.count }
 	}
 }

@@ -1,6 +1,35 @@
 import Foundation
 
 extension PropertyListValue {
+	/**
+	The name of the value's type as property lists spell it ("real" for a
+	number with a fraction), for messages and errors.
+
+	```swift
+	PropertyListValue.double(0.5).typeName   // "real"
+	```
+	*/
+	package var typeName: String {
+		switch self {
+		case .bool:
+			"boolean"
+		case .integer, .unsignedInteger:
+			"integer"
+		case .float, .double:
+			"real"
+		case .string:
+			"string"
+		case .data:
+			"data"
+		case .date:
+			"date"
+		case .array:
+			"array"
+		case .dictionary:
+			"dictionary"
+		}
+	}
+
 	/// The value's kind with its article, for messages: "a string", "an integer", "data".
 	package var kindDescription: String {
 		switch self {

@@ -34,3 +34,10 @@ extension Suite {
 		FileChangeWatcher.shared.watch(replacement)
 	}
 }
+
+extension ObservedKey {
+	/// How many observers the key has (whole-suite observers left out): tests check that observations end.
+	var observerCount: Int {
+		suite.observers.count(of: name)
+	}
+}

@@ -24,6 +24,6 @@ struct ReadTypeCommand: ParsableCommand {
 			throw ToolError.noSuchKey(key, domain: operands.name)
 		}
 
-		Output.print(output.json ? JSONFormat.render(.string(value.typeName), pretty: false) : "Type is \(value.typeName)")
+		Output.print(output.json ? JSONFormat.render(.string(value.readTypeName), pretty: false) : "Type is \(value.readTypeName)")
 	}
 }

@@ -40,7 +40,7 @@ struct ConcurrencyStressTests {
 
 		relay.invalidate()
 		for key in keys + [mirror] {
-			#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 0)
+			#expect(ObservedKey(key).observerCount == 0)
 		}
 		#expect(Defaults[mirror] > 0)
 		#expect(delivered.count > 0)
@@ -70,7 +70,7 @@ struct ConcurrencyStressTests {
 			}
 		}
 
-		#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 0)
+		#expect(ObservedKey(key).observerCount == 0)
 		#expect(delivered.count >= 8 * stressRounds)
 	}
 }

@@ -28,7 +28,7 @@ struct LifetimeTieTests {
 
 		#expect(recorder.values == [1], "nothing delivered after the owner is gone")
 		#expect(weakObservation == nil, "the observation is released")
-		#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 0)
+		#expect(ObservedKey(key).observerCount == 0)
 	}
 
 	@Test func deadOwnersAreSweptWithoutAnotherChange() {

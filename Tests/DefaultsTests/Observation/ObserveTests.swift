@@ -154,7 +154,7 @@ struct ObserveTests {
 		Defaults[key] = 4
 
 		#expect(recorder.values == [1, 30])
-		#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 0)
+		#expect(ObservedKey(key).observerCount == 0)
 	}
 
 	@Test func removingAnObserverInsideItsOwnCallbackIsSafe() {
@@ -172,7 +172,7 @@ struct ObserveTests {
 		Defaults[key] = 2
 
 		#expect(recorder.values == [1])
-		#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 0)
+		#expect(ObservedKey(key).observerCount == 0)
 	}
 
 	@Test func observerMayWriteAnotherKeyFromItsCallback() {

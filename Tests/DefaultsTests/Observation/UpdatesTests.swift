@@ -72,12 +72,12 @@ struct UpdatesTests {
 
 		var startedIterator = started.stream.makeAsyncIterator()
 		await startedIterator.next()
-		#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 1)
+		#expect(ObservedKey(key).observerCount == 1)
 
 		consumer.cancel()
 		await consumer.value
 
-		#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 0)
+		#expect(ObservedKey(key).observerCount == 0)
 	}
 
 	@Test func endingTheLoopStopsObserving() async {
@@ -87,6 +87,6 @@ struct UpdatesTests {
 			break
 		}
 
-		#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 0)
+		#expect(ObservedKey(key).observerCount == 0)
 	}
 }

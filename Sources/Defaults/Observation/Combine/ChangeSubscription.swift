@@ -176,7 +176,7 @@ final class ChangeSubscription<Downstream: Subscriber>: Subscription, PublisherC
 
 	private static func unregister(_ registrations: [(key: ObservedKey, id: UInt64)]) {
 		for registration in registrations {
-			ChangeEngine.remove(registration.id, for: registration.key)
+			registration.key.removeObserver(registration.id)
 		}
 	}
 }
@@ -189,7 +189,7 @@ protocol PublisherChangeSink: AnyObject, Sendable {
 /// Registers `receiver` for every key in `keys`, held weakly: the engine keeps no subscription alive.
 private func registerWeakly(_ receiver: any PublisherChangeSink, for keys: [ObservedKey], wantsPrior: Bool) -> [(key: ObservedKey, id: UInt64)] {
 	keys.map { key in
-		(key: key, id: ChangeEngine.add(for: key, wantsPrior: wantsPrior) { [weak receiver] change in
+		(key: key, id: key.addObserver(wantsPrior: wantsPrior) { [weak receiver] change in
 			receiver?.receiveChange(change)
 		})
 	}

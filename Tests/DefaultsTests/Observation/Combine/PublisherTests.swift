@@ -143,7 +143,7 @@ struct PublisherTests {
 			Defaults.publisher(key).subscribe(probe)
 			subscription = probe.subscription
 			subscriber = probe
-			#expect(ChangeEngine.observerCount(of: observedKey) == 1)
+			#expect(observedKey.observerCount == 1)
 
 			Defaults[key] = 1
 			probe.cancel()
@@ -151,7 +151,7 @@ struct PublisherTests {
 		}
 
 		#expect(values.values == [0, 1])
-		#expect(ChangeEngine.observerCount(of: observedKey) == 0)
+		#expect(observedKey.observerCount == 0)
 		#expect(subscription == nil)
 		#expect(subscriber == nil)
 	}
@@ -167,7 +167,7 @@ struct PublisherTests {
 		Defaults[key] = 2
 
 		#expect(values.values == [0, 1])
-		#expect(ChangeEngine.observerCount(of: ObservedKey(key)) == 0)
+		#expect(ObservedKey(key).observerCount == 0)
 		_ = cancellable
 	}
 
