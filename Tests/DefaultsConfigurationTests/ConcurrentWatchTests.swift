@@ -18,7 +18,7 @@ struct ConcurrentWatchTests {
 	newer one.
 	*/
 	@Test func theLastValueDeliveredIsTheFinalOne() async throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let key = Defaults.Key<Int>("counter", default: 0, suite: suite.defaults)
 		let provider = DefaultsProvider(suite: suite.defaults, keyMapping: .flat())
 		let rounds = Self.rounds
@@ -42,10 +42,10 @@ struct ConcurrentWatchTests {
 					}
 				}
 				writers.forEach { $0.start() }
-				_ = try await eventually { writers.allSatisfy(\.isFinished) }
+				_ = await eventually { writers.allSatisfy(\.isFinished) }
 
 				let finalValue = ConfigContent.int(Defaults[key])
-				return try await eventually(timeout: .seconds(5)) { delivered.withLock { $0 } == finalValue }
+				return await eventually(timeout: .seconds(5)) { delivered.withLock { $0 } == finalValue }
 			}
 		}
 

@@ -10,7 +10,7 @@ import Testing
 @Suite("DefaultsProvider in a provider hierarchy")
 struct HierarchyTests {
 	@Test func environmentThenSuiteThenDefault() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		suite.defaults.setRawAndSynchronize(["timeout": 20, "retries": 3], forKey: "http")
 		let reader = ConfigReader(providers: [
 			EnvironmentVariablesProvider(environmentVariables: ["HTTP_TIMEOUT": "5"]),
@@ -23,7 +23,7 @@ struct HierarchyTests {
 	}
 
 	@Test func anInMemoryOverrideSitsAboveTheSuite() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		suite.defaults.setRawAndSynchronize(20, forKey: "http_timeout")
 		suite.defaults.setRawAndSynchronize(4, forKey: "http_retries")
 		let reader = ConfigReader(providers: [
@@ -37,7 +37,7 @@ struct HierarchyTests {
 
 	/// A suite value written while a reader watches overrides nothing above it, and is seen where nothing is above it.
 	@Test func aLiveChangeIsSeenOnlyWhereTheEnvironmentIsSilent() async throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let http = Defaults.Key<[String: Int]>("http", default: [:], suite: suite.defaults)
 		let reader = ConfigReader(providers: [
 			EnvironmentVariablesProvider(environmentVariables: ["HTTP_TIMEOUT": "5"]),

@@ -63,7 +63,7 @@ struct ProviderCompatTests {
 	}
 
 	@Test func nestedKeys() async throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		for (name, value) in Self.nestedValues {
 			suite.defaults.setRawAndSynchronize(value, forKey: name)
 		}
@@ -72,7 +72,7 @@ struct ProviderCompatTests {
 	}
 
 	@Test func flatKeys() async throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		for (key, value) in Self.values {
 			suite.defaults.setRawAndSynchronize(value, forKey: key.replacingOccurrences(of: ".", with: "_"))
 		}

@@ -18,7 +18,7 @@ struct SnapshotConsistencyTests {
 	`first` more than one ahead.
 	*/
 	@Test func aSnapshotNeverMixesBeforeAndAfterAWrite() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let first = Defaults.Key<Int>("first", default: 0, suite: suite.defaults)
 		let second = Defaults.Key<Int>("second", default: 0, suite: suite.defaults)
 		let provider = DefaultsProvider(suite: suite.defaults, keyMapping: .flat())

@@ -9,7 +9,7 @@ import Testing
 @Suite("DefaultsProvider converts stored values")
 struct TypeConversionTests {
 	@Test func numbersConvertWhenNothingIsLost() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		// Written as the library writes it (a binary property list keeps the `Float`; Foundation's XML would not), by "another process".
 		let stored: [String: Any] = ["http": ["timeout": 15, "ratio": 2.0, "half": 0.5, "small": Float(0.1)]]
 		try PropertyListSerialization.data(fromPropertyList: stored, format: .binary, options: 0)
@@ -27,7 +27,7 @@ struct TypeConversionTests {
 	}
 
 	@Test func aStringIsNeverANumberOrABoolean() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		suite.defaults.setRawAndSynchronize(["timeout": "15", "enabled": "true"], forKey: "http")
 		let provider = DefaultsProvider(suite: suite.defaults)
 
@@ -41,7 +41,7 @@ struct TypeConversionTests {
 
 	/// swift-configuration's way with a mismatch: the reader answers with its default and tells its access reporter.
 	@Test func aReaderFallsBackToItsDefaultAndReportsTheMismatch() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		suite.defaults.setRawAndSynchronize(["timeout": "15"], forKey: "http")
 		let events = EventCollector()
 		let reader = ConfigReader(providers: [DefaultsProvider(suite: suite.defaults)], accessReporter: events)
@@ -54,7 +54,7 @@ struct TypeConversionTests {
 	}
 
 	@Test func everyScalarAndArrayType() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let bytes = Data([1, 2, 3])
 		suite.defaults.setRawAndSynchronize([
 			"name": "api",
@@ -91,7 +91,7 @@ struct TypeConversionTests {
 	}
 
 	@Test func aKeyBelowAValueThatIsNotADictionaryIsAbsent() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		suite.defaults.setRawAndSynchronize("plain", forKey: "http")
 		let provider = DefaultsProvider(suite: suite.defaults)
 		#expect(try provider.value(forKey: ["http", "timeout"], type: .int).value == nil)
@@ -99,7 +99,7 @@ struct TypeConversionTests {
 	}
 
 	@Test func flatKeysUseTheSeparator() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		suite.defaults.setRawAndSynchronize(20, forKey: "http-timeout")
 		suite.defaults.setRawAndSynchronize(10, forKey: "http_timeout")
 		let dash = DefaultsProvider(suite: suite.defaults, keyMapping: .flat(separator: "-"))
@@ -109,7 +109,7 @@ struct TypeConversionTests {
 	}
 
 	@Test func registeredDefaultsAreNotConfiguration() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let name = "registered_\(UUID().uuidString.prefix(8))"
 		let key = Defaults.Key<Int>(name, default: 7, suite: suite.defaults)
 		let provider = DefaultsProvider(suite: suite.defaults, keyMapping: .flat())
@@ -119,7 +119,7 @@ struct TypeConversionTests {
 	}
 
 	@Test func secretsAreRedacted() throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		suite.defaults.setRawAndSynchronize(["password": "hunter2", "user": "admin"], forKey: "database")
 		let provider = DefaultsProvider(suite: suite.defaults, secretsSpecifier: .specific(["database.password"]))
 		let password = try #require(try provider.value(forKey: ["database", "password"], type: .string).value)

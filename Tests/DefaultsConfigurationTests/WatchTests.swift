@@ -1,4 +1,5 @@
 #if Configuration
+import DefaultsTestSupport
 import Configuration
 import Defaults
 import DefaultsConfiguration
@@ -9,7 +10,7 @@ import Testing
 struct WatchTests {
 	/// The operator's path: `defaults write` in another process reaches a `ConfigReader` watcher, then `defaults delete` does.
 	@Test func anotherProcessWritingTheSuiteReachesAReaderWatcher() async throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let reader = ConfigReader(providers: [DefaultsProvider(suite: suite.defaults)])
 		let seen = try await withDeadline {
 			try await reader.watchInt(forKey: "http.timeout") { updates in
@@ -45,7 +46,7 @@ struct WatchTests {
 	}
 
 	@Test func flatKeysAreWatchedToo() async throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let reader = ConfigReader(providers: [DefaultsProvider(suite: suite.defaults, keyMapping: .flat())])
 		let seen = try await withDeadline {
 			try await reader.watchDouble(forKey: "http.timeout", default: 5) { updates in
@@ -68,7 +69,7 @@ struct WatchTests {
 
 	/// The library's own write paths in this process: typed writes and reset.
 	@Test func writesAndResetsInThisProcessAreDelivered() async throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let limits = Defaults.Key<[String: Int]>("limits", default: [:], suite: suite.defaults)
 		let provider = DefaultsProvider(suite: suite.defaults)
 		let seen = try await withDeadline {
@@ -98,7 +99,7 @@ struct WatchTests {
 	}
 
 	@Test func snapshotWatchersHearEveryKey() async throws {
-		let suite = TemporarySuite()
+		let suite = TestSuite()
 		let first = Defaults.Key<Int>("first", default: 0, suite: suite.defaults)
 		let second = Defaults.Key<String>("second", default: "", suite: suite.defaults)
 		let provider = DefaultsProvider(suite: suite.defaults, keyMapping: .flat())

@@ -37,8 +37,8 @@ extension PostgresTests {
 
 			let expected = (0..<count).map { "value \($0)" }
 			// No refresh here: the reader must catch up by itself, through its feed's reconnection.
-			#expect(await eventually(within: .seconds(30)) { reader.values == expected }, "reader holds \(reader.values.filter { $0 == "default" }.count) defaults")
-			#expect(await eventually(within: .seconds(5)) { (try? await reader.store.entries().count) == count })
+			#expect(await eventually(timeout: .seconds(30)) { reader.values == expected }, "reader holds \(reader.values.filter { $0 == "default" }.count) defaults")
+			#expect(await eventually(timeout: .seconds(5)) { (try? await reader.store.entries().count) == count })
 		}
 
 		@Test("connections ended from the server side (pg_terminate_backend) while the other side writes: every change arrives")

@@ -1,5 +1,6 @@
 #if Postgres
 import DefaultsPostgres
+import DefaultsTestSupport
 import DefaultsTesting
 import Foundation
 import PostgresNIO

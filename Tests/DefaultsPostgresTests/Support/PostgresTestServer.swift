@@ -96,17 +96,4 @@ enum PostgresTestServer {
 	}
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeout` passes.
-func eventually(within timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async rethrows -> Bool {
-	let start = ContinuousClock.now
-	while ContinuousClock.now - start < timeout {
-		if try await condition() {
-			return true
-		}
-
-		try? await Task.sleep(for: .milliseconds(20))
-	}
-
-	return try await condition()
-}
 #endif

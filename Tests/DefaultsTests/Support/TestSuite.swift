@@ -2,37 +2,8 @@ import DefaultsTestSupport
 import Foundation
 @testable import Defaults
 
-/// A uniquely named suite that removes its domain and file when the test ends.
-final class TestSuite: @unchecked Sendable {
-	let name: String
-	let defaults: UserDefaults
-
-	init(_ label: String = #function) {
-		_ = TestEnvironment.configHome
-		let sanitized = label.filter { $0.isLetter || $0.isNumber }
-		name = "defaults-tests.\(sanitized).\(UUID().uuidString)"
-		defaults = UserDefaults(suiteName: name)!
-	}
-
-	deinit {
-		try? Defaults.flush(suite: defaults)
-		// Not `removePersistentDomain`: it makes Foundation write the file itself.
-		for key in defaults.dictionaryRepresentation().keys {
-			defaults.removeObject(forKey: key)
-		}
-
-		TestEnvironment.removeFiles(ofSuite: name)
-	}
-
-	var fileURL: URL {
-		TestEnvironment.fileURL(ofSuite: name)
-	}
-
-	/// A key name no other test uses: registered defaults are process-wide on Linux.
-	func keyName(_ base: String = "key") -> String {
-		"\(base)_\(UUID().uuidString.prefix(8))"
-	}
-
+/// What this target's tests read of a suite: what another process, or raw `UserDefaults`, sees.
+extension TestSuite {
 	/**
 	A fresh suite object holding what Foundation reads from this suite's file in
 	a new process: the suite is flushed, a child process loads the file with

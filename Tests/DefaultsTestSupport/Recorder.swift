@@ -1,19 +1,21 @@
 import Foundation
 
 /// Collects values from callbacks that may run on any thread.
-final class Recorder<Element>: @unchecked Sendable {
+public final class Recorder<Element>: @unchecked Sendable {
+	public init() {}
+
 	private let lock = NSLock()
 	private var storage: [Element] = []
 
-	func append(_ element: Element) {
+	public func append(_ element: Element) {
 		lock.withLock { storage.append(element) }
 	}
 
-	var values: [Element] {
+	public var values: [Element] {
 		lock.withLock { storage }
 	}
 
-	var count: Int {
+	public var count: Int {
 		lock.withLock { storage.count }
 	}
 }
