@@ -10,11 +10,6 @@ other's), replaces the file atomically as a binary property list, and hands
 any keys other processes changed since the last look to the change engine.
 */
 final class SuiteFile: FileChangeListener, @unchecked Sendable {
-	private struct Pending {
-		let value: PropertyListValue?
-		let generation: UInt64
-	}
-
 	/// What a flush found, delivered once every lock is released: user code (observers, diagnostic handlers) may write and flush again.
 	private struct Outcome {
 		/// The keys other processes changed, with their new values (`nil`: removed).
@@ -46,9 +41,8 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	}
 
 	private struct State {
-		/// A forked child starts with none: its parent's pending changes are the parent's to write.
-		@ForkLocal var pending: [String: Pending] = [:]
-		var generation: UInt64 = 0
+		/// The changes not written yet, and when to write them.
+		var flush = FlushPolicy()
 		var lastKnown: [String: PropertyListValue] = [:]
 		/// The version of the file `lastKnown` was read from or written as.
 		var lastKnownVersion = FileVersion(identity: nil, contents: nil)
@@ -62,12 +56,6 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		var changedSinceBaseline: Set<String> = []
 		/// About the size of the file `lastKnown` with the pending changes would make: exact after each read or write, adjusted by each write since.
 		var sizeEstimate: Int64 = 0
-		/// A forked child starts with none: its parent's timer does not run in it (and it writes through).
-		@ForkLocal var isFlushScheduled = false
-		/// How long the last write of the file took; large suites wait longer between writes.
-		var lastWriteDuration: DispatchTimeInterval = .never
-		/// The wait before the next retry while flushes fail; `nil` after a success.
-		var retryDelay: Duration?
 		/// The unreadable file last set aside: one copy of the same failure per burst.
 		var lastSetAside: SetAside?
 	}
@@ -162,12 +150,12 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	}
 
 	var hasPendingChanges: Bool {
-		state.withLock { !$0.pending.isEmpty }
+		state.withLock { !$0.flush.pending.isEmpty }
 	}
 
 	/// The names of the keys changed here and not written yet, sorted.
 	var pendingNames: [String] {
-		state.withLock { $0.pending.keys.sorted() }
+		state.withLock { $0.flush.pending.keys.sorted() }
 	}
 
 	/// The file's contents as last read or written.
@@ -177,15 +165,11 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 
 	/// Whether `name` has a change of this process's that is not written yet.
 	func isPending(_ name: String) -> Bool {
-		state.withLock { $0.pending[name] != nil }
+		state.withLock { $0.flush.pending[name] != nil }
 	}
 
 	/// What to do once a change is recorded, after the suite's lock is released.
-	enum FlushRequest {
-		case none
-		case schedule(after: DispatchTimeInterval)
-		case now
-	}
+	typealias FlushRequest = FlushPolicy.Action
 
 	/**
 	Notes that the library changed `name` to `value` (`nil`: removed). Runs
@@ -194,26 +178,9 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	*/
 	func recordPending(_ name: String, value: PropertyListValue?) -> FlushRequest {
 		let mode = PersistenceSettings.writeMode
+		let isForkedChild = ForkDetection.generation != 0
 		return state.withLock { state in
-			state.generation += 1
-			state.pending[name] = Pending(value: value, generation: state.generation)
-			// A forked child writes through: dispatch's timer threads did not survive the fork, and a
-			// thread of its own is not to be started in the child of a multithreaded process.
-			guard ForkDetection.generation == 0 else {
-				return .now
-			}
-
-			switch mode {
-			case .writeThrough:
-				return .now
-			case .coalesced(let milliseconds):
-				guard !state.isFlushScheduled else {
-					return .none
-				}
-
-				state.isFlushScheduled = true
-				return .schedule(after: PersistenceSettings.coalescingDelay(milliseconds: milliseconds, lastWriteDuration: state.lastWriteDuration))
-			}
+			state.flush.recordChange(name, to: value, mode: mode, isForkedChild: isForkedChild)
 		}
 	}
 
@@ -229,14 +196,13 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	}
 
 	/// Flushes after `delay` on the persistence queue; a suite replaced meanwhile (by a test) is not flushed.
-	private func scheduleFlush(after delay: DispatchTimeInterval) {
-		PersistenceSettings.queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+	private func scheduleFlush(after delay: Duration) {
+		PersistenceSettings.queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
 			guard let self else {
 				return
 			}
 
-			state.withLock { $0.isFlushScheduled = false }
-			flushReportingFailure()
+			perform(state.withLock { $0.flush.timerFired() })
 		}
 	}
 
@@ -244,35 +210,20 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		do {
 			try flush()
 		} catch {
-			let retry = scheduleRetry()
-			let when = retry.map { "in \($0 / .seconds(1)) s and " } ?? ""
+			let isForkedChild = ForkDetection.generation != 0
+			let retry = state.withLock { $0.flush.flushFailed(isForkedChild: isForkedChild) }
+			var when = ""
+			if case .schedule(let delay) = retry {
+				scheduleFlush(after: delay)
+				when = "in \(delay / .seconds(1)) s and "
+			}
+
 			DiagnosticReporter.report(
 				.persistenceFailed,
 				key: nil,
 				"suite '\(domainName)': \(error); the changes stay in memory and are retried \(when)on the next write or flush"
 			)
 		}
-	}
-
-	/// Schedules another attempt while changes are pending, waiting longer after each failure; returns the wait.
-	private func scheduleRetry() -> Duration? {
-		let delay = state.withLock { state -> Duration? in
-			// A forked child has no timer to retry on: its next write or flush retries.
-			guard !state.pending.isEmpty, !state.isFlushScheduled, ForkDetection.generation == 0 else {
-				return nil
-			}
-
-			let delay = state.retryDelay.map { min($0 * 2, PersistenceSettings.retryDelays.last) } ?? PersistenceSettings.retryDelays.first
-			state.retryDelay = delay
-			state.isFlushScheduled = true
-			return delay
-		}
-
-		if let delay {
-			scheduleFlush(after: .milliseconds(Int(delay / .milliseconds(1))))
-		}
-
-		return delay
 	}
 
 	func flush() throws(Defaults.PersistenceError) {
@@ -306,7 +257,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			return outcome
 		}
 
-		state.withLock { $0.retryDelay = nil }
+		state.withLock { $0.flush.flushSucceeded() }
 		deliver(outcome)
 	}
 
@@ -331,7 +282,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			return outcome
 		}
 
-		state.withLock { $0.retryDelay = nil }
+		state.withLock { $0.flush.flushSucceeded() }
 		deliver(outcome)
 		return outcome.committed
 	}
@@ -378,7 +329,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			}
 
 			state.changedSinceBaseline.formUnion(SuiteFileContents.changedKeys(from: state.lastKnown, to: contents))
-			return externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.pending.keys))
+			return externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.flush.pending.keys))
 		}
 
 		return Outcome(external: external)
@@ -418,9 +369,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	*/
 	private func writePending(waitingUntil deadline: ContinuousClock.Instant, committing commit: CommitDecision?) throws(Defaults.PersistenceError) -> Outcome {
 		// A copy made under the lock: the dictionary's storage is never shared with a thread that records meanwhile.
-		let pending = state.withLock { state in
-			state.pending.map { (name: $0.key, change: $0.value) }
-		}
+		let pending = state.withLock { $0.flush.changesToWrite }
 		guard !pending.isEmpty || commit != nil else {
 			// Nothing to write: a flush still brings in what others wrote (raw `synchronize()` in this process among them).
 			return changesSinceLastLook()
@@ -490,7 +439,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
 			// The file lock is held: nobody changed what this process last saw of the file since `lastLooked` was read.
 			let changedByOthers = SuiteFileContents.changedKeys(from: lastLooked, to: onDisk)
-			var writeDuration: DispatchTimeInterval?
+			var writeDuration: Duration?
 			var final = contents
 			var didWrite = false
 			if isAsWrittenAhead ? ahead?.replacement != nil : mustRewrite || contents != onDisk {
@@ -503,7 +452,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 					version = try replace(with: contents)
 				}
 
-				writeDuration = .nanoseconds(Int(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + (ahead?.nanoseconds ?? 0)))
+				writeDuration = .nanoseconds(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + (ahead?.nanoseconds ?? 0))
 				let inStep = try keepFoundationInStep(
 					written: version,
 					contents: contents,
@@ -520,9 +469,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 
 			let finalSize = SuiteFileContents.encodedSize(final)
 			outcome.external = state.withLock { state in
-				for (name, change) in pending where state.pending[name]?.generation == change.generation {
-					state.pending[name] = nil
-				}
+				state.flush.wrote(pending, taking: writeDuration)
 
 				var external = externalChanges(changedByOthers.subtracting(written), in: onDisk)
 				external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
@@ -538,7 +485,6 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				} else {
 					state.changedSinceBaseline.formUnion(changedByOthers)
 				}
-				state.lastWriteDuration = writeDuration ?? state.lastWriteDuration
 				state.sizeEstimate = finalSize
 				return external
 			}
@@ -552,7 +498,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	as it is, and the values go back to the file's. Returns the names refused.
 	*/
 	private func refuseTooLarge(
-		_ pending: [(name: String, change: Pending)],
+		_ pending: [(name: String, change: FlushPolicy.Change)],
 		contents: inout [String: PropertyListValue],
 		onDisk: [String: PropertyListValue],
 		diagnostics: inout [Defaults.Diagnostic]
@@ -582,12 +528,12 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	func refusal(ofSetting name: String, to value: PropertyListValue?) -> Defaults.Diagnostic? {
 		let limit = PersistenceSettings.maximumFileSize
 		return state.withLock { state -> Defaults.Diagnostic? in
-			let old = state.pending[name].map(\.value) ?? state.lastKnown[name]
+			let old = state.flush.pending[name].map(\.value) ?? state.lastKnown[name]
 			let growth = Self.entrySize(name, value) - Self.entrySize(name, old)
 			var estimate = state.sizeEstimate + growth
 			if growth > 0, estimate > limit - limit / 8 {
 				var prospective = state.lastKnown
-				for (pendingName, change) in state.pending {
+				for (pendingName, change) in state.flush.pending {
 					prospective[pendingName] = change.value
 				}
 				prospective[name] = value
@@ -634,7 +580,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	has not changed since, else from the file read again now. `nil` when there
 	is no file or it does not read (the write is then done under the lock).
 	*/
-	private func writeAhead(applying pending: [(name: String, change: Pending)]) -> WriteAhead? {
+	private func writeAhead(applying pending: [(name: String, change: FlushPolicy.Change)]) -> WriteAhead? {
 		let start = DispatchTime.now()
 		guard let identity = fileSystem.identity(of: url) else {
 			return nil
@@ -856,5 +802,11 @@ extension Duration {
 	/// The duration in seconds, for `Date` arithmetic.
 	var timeInterval: TimeInterval {
 		self / .seconds(1)
+	}
+
+	/// The duration to the nanosecond, for dispatch's timers.
+	var dispatchInterval: DispatchTimeInterval {
+		let (seconds, attoseconds) = components
+		return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
 	}
 }
