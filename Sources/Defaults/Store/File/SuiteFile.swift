@@ -363,9 +363,9 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	}
 
 	/**
-	Applies the pending changes to the file, with what `commit` decides;
-	returns the keys other processes changed meanwhile, the committed changes
-	and what to report.
+	Applies the pending changes to the file, with what `commit` decides, in
+	one ``LockedReplace``; returns the keys other processes changed
+	meanwhile, the committed changes and what to report.
 	*/
 	private func writePending(waitingUntil deadline: ContinuousClock.Instant, committing commit: CommitDecision?) throws(Defaults.PersistenceError) -> Outcome {
 		// A copy made under the lock: the dictionary's storage is never shared with a thread that records meanwhile.
@@ -384,17 +384,16 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			}
 		}
 
-		return try fileSystem.withExclusiveLock(for: url, waitingUntil: deadline) { () throws(Defaults.PersistenceError) in
-			fileSystem.removeAbandonedTemporaries(of: url)
+		return try fileSystem.replacingContents(of: url, waitingUntil: deadline) { file throws(Defaults.PersistenceError) in
 			var outcome = Outcome()
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
-			let identity = fileSystem.identity(of: url)
+			let identity = file.identity
 			let (foundationBaseline, changedSinceBaseline, lastLooked) = state.withLock { ($0.foundationBaseline, $0.changedSinceBaseline, $0.lastKnown) }
 			let (lastKnown, lastKnownVersion) = ahead?.base ?? state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
 			var version = lastKnownVersion
 			var isAsWrittenAhead = false
-			if identity != nil, try lastKnownVersion.isCurrent(identity, contents: { () throws(Defaults.PersistenceError) in try fileSystem.read(url) }) {
+			if identity != nil, try lastKnownVersion.isCurrent(identity, contents: file.data) {
 				// Nobody wrote the file since this process last read or wrote it (or, for a write ahead, since it was read for it).
 				onDisk = lastKnown
 				isAsWrittenAhead = ahead != nil
@@ -445,15 +444,15 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			if isAsWrittenAhead ? ahead?.replacement != nil : mustRewrite || contents != onDisk {
 				let start = DispatchTime.now()
 				if isAsWrittenAhead, let ahead, let replacement = ahead.replacement {
-					try fileSystem.commitReplacement(replacement)
+					version = try file.replace(with: replacement, digest: ahead.digest)
 					isAheadRenamed = true
-					version = FileVersion(identity: fileSystem.identity(of: url), digest: ahead.digest)
 				} else {
-					version = try replace(with: contents)
+					version = try file.replace(with: contents)
 				}
 
 				writeDuration = .nanoseconds(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + (ahead?.nanoseconds ?? 0))
 				let inStep = try keepFoundationInStep(
+					file,
 					written: version,
 					contents: contents,
 					writtenByTheLibrary: written
@@ -618,13 +617,6 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		return WriteAhead(base: base, contents: contents, replacement: replacement, digest: digest, nanoseconds: DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds)
 	}
 
-	/// Replaces the file atomically with `contents`; returns the version written.
-	private func replace(with contents: [String: PropertyListValue]) throws(Defaults.PersistenceError) -> FileVersion {
-		let data = try SuiteFileContents.encode(contents, for: url.path)
-		try fileSystem.replaceAtomically(url, with: data)
-		return FileVersion(identity: fileSystem.identity(of: url), contents: data)
-	}
-
 	/**
 	Brings Foundation's copy of the suite in step with the file just written,
 	so raw `UserDefaults` reads see the library's writes; runs under the
@@ -643,15 +635,16 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	newest value, and stays.
 	*/
 	private func keepFoundationInStep(
+		_ file: LockedReplace,
 		written writtenVersion: FileVersion,
 		contents writtenContents: [String: PropertyListValue],
 		writtenByTheLibrary: Set<String>
 	) throws(Defaults.PersistenceError) -> (contents: [String: PropertyListValue]?, version: FileVersion, diagnostics: [Defaults.Diagnostic]) {
 		suite.defaults.synchronize()
-		let identity = fileSystem.identity(of: url)
+		let identity = file.identity
 		var data: Data?
 		let isUnchanged = try writtenVersion.isCurrent(identity) { () throws(Defaults.PersistenceError) in
-			data = try fileSystem.read(url)
+			data = try file.data()
 			return data
 		}
 		if isUnchanged {
@@ -659,7 +652,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		}
 
 		if data == nil {
-			data = try fileSystem.read(url)
+			data = try file.data()
 		}
 
 		guard case .contents(var contents) = SuiteFileContents.decode(data) else {
@@ -675,7 +668,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			contents[name] = writtenContents[name]
 		}
 
-		let version = try replace(with: contents)
+		let version = try file.replace(with: contents)
 		// Foundation has nothing unsaved left: this only makes it read the file again.
 		suite.defaults.synchronize()
 		let names = reverted.joined(separator: ", ")
