@@ -3,9 +3,10 @@ import Foundation
 /**
 A preferences file read and edited as a whole, for tools such as `defaults`.
 
-Every edit follows the same protocol as the library's own flushes: it takes
-the suite's inter-process lock, re-reads the file, applies the edit, and
-replaces the file atomically as a binary property list. Edits therefore merge
+Every edit follows the same protocol as the library's own flushes
+(``LockedReplace``): it takes the suite's inter-process lock, re-reads the
+file, applies the edit, and replaces the file atomically as a binary
+property list. Edits therefore merge
 with concurrent writers instead of overwriting them, and every process that
 has the suite open sees the change through its external-change watcher.
 
@@ -63,9 +64,8 @@ package struct PreferencesFile: Sendable {
 	@discardableResult
 	package func update<Value>(_ body: (inout [String: PropertyListValue]?) throws -> Value) throws -> Value {
 		// The lock's closure may only throw persistence errors; the edit's own error is carried out as a result.
-		try fileSystem.withExclusiveLock(for: url) { () throws(Defaults.PersistenceError) -> Result<Value, any Error> in
-			fileSystem.removeAbandonedTemporaries(of: url)
-			let original = try decode(fileSystem.read(url))
+		try fileSystem.replacingContents(of: url) { file throws(Defaults.PersistenceError) -> Result<Value, any Error> in
+			let original = try decode(file.data())
 			var contents = original
 			let result: Value
 			do {
@@ -76,9 +76,9 @@ package struct PreferencesFile: Sendable {
 
 			if contents != original {
 				if let contents {
-					try fileSystem.replaceAtomically(url, with: SuiteFileContents.encode(contents, for: url.path))
+					try file.replace(with: contents)
 				} else {
-					try fileSystem.remove(url)
+					try file.remove()
 				}
 			}
 

@@ -44,22 +44,6 @@ package enum PersistenceSettings {
 
 	/// Rounds of the exit flush: observers that write while it delivers other processes' changes get their writes flushed too.
 	static let exitFlushRounds = 8
-
-	/// The wait before retrying a failed flush, doubling after each failure up to the last.
-	static let retryDelays: (first: Duration, last: Duration) = (.milliseconds(500), .seconds(60))
-
-	/// How many times its last write's duration a suite waits before the next: persisting a large suite takes at most about a fifth of a core.
-	static let slowWriteSpacing = 4
-
-	/// The wait before a coalesced write: the configured window, or longer for a suite whose writes are slow.
-	static func coalescingDelay(milliseconds: Int, lastWriteDuration: DispatchTimeInterval) -> DispatchTimeInterval {
-		let window = max(0, milliseconds) * 1_000_000
-		guard case .nanoseconds(let last) = lastWriteDuration else {
-			return .nanoseconds(window)
-		}
-
-		return .nanoseconds(max(window, last * slowWriteSpacing))
-	}
 }
 
 extension Defaults {

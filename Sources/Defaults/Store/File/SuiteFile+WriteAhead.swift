@@ -1,0 +1,66 @@
+import Foundation
+
+/**
+The slow part of a flush done before the inter-process lock is taken, so
+other processes do not wait for it: the new file is encoded, written and
+synced beside the suite's, and renamed into place under the lock if the
+file is still the version it was prepared from.
+*/
+extension SuiteFile {
+	/// A write prepared before the inter-process lock is taken, from the file as it was then.
+	struct WriteAhead {
+		/// The file's contents and version it was prepared from: it is used only if the file is still at that version under the lock.
+		let base: (contents: [String: PropertyListValue], version: FileVersion)
+		/// The base with the pending changes applied.
+		let contents: [String: PropertyListValue]
+		/// The new file, written and synced beside the suite's; `nil` when the changes leave the contents as they are.
+		let replacement: PreparedReplacement?
+		let digest: Int?
+		/// How long preparing took.
+		let nanoseconds: UInt64
+	}
+
+	/**
+	Applies `pending` to the file as it is now and writes the result beside it,
+	ahead of the lock: from what this process last read or wrote when the file
+	has not changed since, else from the file read again now. `nil` when there
+	is no file or it does not read (the write is then done under the lock).
+	*/
+	func writeAhead(applying pending: [(name: String, change: FlushPolicy.Change)]) -> WriteAhead? {
+		let start = DispatchTime.now()
+		guard let identity = fileSystem.identity(of: url) else {
+			return nil
+		}
+
+		var (contents, version) = state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
+		let lookedAt = FileVersion.now()
+		if (try? version.isCurrent(identity, contents: { () throws(Defaults.PersistenceError) in try fileSystem.read(url) })) == true {
+			// Checked here, a version written moments ago (whose identity alone cannot tell) needs no read under the lock.
+			version = version.confirmed(at: lookedAt)
+		} else {
+			// The identity is taken before the bytes are read: a file replaced in between is seen as changed under the lock.
+			guard let data = try? fileSystem.read(url), case .contents(let current) = SuiteFileContents.decode(data) else {
+				return nil
+			}
+
+			(contents, version) = (current, FileVersion(identity: identity, contents: data))
+		}
+
+		let base = (contents: contents, version: version)
+		for (name, change) in pending {
+			contents[name] = change.value
+		}
+
+		var replacement: PreparedReplacement?
+		var digest: Int?
+		if contents != base.contents {
+			guard let data = try? SuiteFileContents.encode(contents, for: url.path), let prepared = try? fileSystem.prepareReplacement(of: url, with: data) else {
+				return nil
+			}
+
+			(replacement, digest) = (prepared, FileVersion.digest(data))
+		}
+
+		return WriteAhead(base: base, contents: contents, replacement: replacement, digest: digest, nanoseconds: DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds)
+	}
+}
