@@ -1,16 +1,16 @@
 import Foundation
 
 extension Defaults.Key {
-	/// Reads the key from `suite`: the stored value decoded, or the default when nothing decodes.
+	/// Reads the key from `defaults`: the stored value decoded, or the default when nothing decodes.
 	@usableFromInline
-	func read(from suite: UserDefaults) -> Value {
-		read(from: suite === self.suite ? suiteObject : Suite.of(suite))
+	func read(from defaults: UserDefaults) -> Value {
+		read(from: defaults === suite ? suiteObject : Suite.of(defaults))
 	}
 
-	/// Writes `value` to `suite`; a `nil` optional removes the stored value.
+	/// Writes `value` to `defaults`; a `nil` optional removes the stored value.
 	@usableFromInline
-	func write(_ value: Value, to suite: UserDefaults) {
-		write(value, to: suite === self.suite ? suiteObject : Suite.of(suite))
+	func write(_ value: Value, to defaults: UserDefaults) {
+		write(value, to: defaults === suite ? suiteObject : Suite.of(defaults))
 	}
 
 	/**

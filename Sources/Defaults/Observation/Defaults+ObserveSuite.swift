@@ -63,11 +63,11 @@ extension Defaults {
 	}
 
 	static func suiteObservation(
-		of suite: UserDefaults,
+		of defaults: UserDefaults,
 		isolation: isolated (any Actor)? = #isolation,
 		handler: @escaping (SuiteChange) -> Void
 	) -> ObservationHandle {
 		let delivery = ObserverDelivery(isolation: isolation, makeChange: SuiteChange.init, handler: handler)
-		return ObservationHandle(keys: [.everyKey(of: Suite.of(suite))], wantsPrior: false, receiver: delivery)
+		return ObservationHandle(keys: [.everyKey(of: Suite.of(defaults))], wantsPrior: false, receiver: delivery)
 	}
 }

@@ -20,21 +20,21 @@ enum SuiteIdentity: Hashable, Sendable {
 		Suite.of(suite).identity
 	}
 
-	static func resolve(_ suite: UserDefaults) -> SuiteIdentity {
-		if let suite = suite as? any InMemorySuite {
-			return .inMemory(suite.inMemoryID)
+	static func resolve(_ defaults: UserDefaults) -> SuiteIdentity {
+		if let inMemory = defaults as? any InMemorySuite {
+			return .inMemory(inMemory.inMemoryID)
 		}
 
-		if suite === UserDefaults.standard {
+		if defaults === UserDefaults.standard {
 			return .standard
 		}
 
 		#if canImport(Darwin)
-		return .object(ObjectIdentifier(suite))
+		return .object(ObjectIdentifier(defaults))
 		#else
 		// swift-corelibs-foundation keeps the name in a stored property `suite` (nil for the standard domain).
-		guard let property = Mirror(reflecting: suite).children.first(where: { $0.label == "suite" }) else {
-			return .object(ObjectIdentifier(suite))
+		guard let property = Mirror(reflecting: defaults).children.first(where: { $0.label == "suite" }) else {
+			return .object(ObjectIdentifier(defaults))
 		}
 
 		switch property.value as? String? {
@@ -43,7 +43,7 @@ enum SuiteIdentity: Hashable, Sendable {
 		case .some(.none):
 			return .standard
 		case .none:
-			return .object(ObjectIdentifier(suite))
+			return .object(ObjectIdentifier(defaults))
 		}
 		#endif
 	}
