@@ -23,7 +23,7 @@ struct LimitTests {
 		#expect(try sandbox.fail("import", sandbox.domain, "/dev/zero") == "defaults: cannot read /dev/zero: it is a device, not a file or a pipe")
 
 		let large = sandbox.folder.appendingPathComponent("large.plist")
-		try Self.makeSparseFile(at: large, size: PersistenceSettings.maximumFileSize + 1)
+		try Self.makeSparseFile(at: large, size: FileLimits.maximumFileSize + 1)
 		#expect(try sandbox.fail("import", sandbox.domain, large.path).contains("larger than the 64 MiB a preferences file may have"))
 		#expect(try sandbox.fileContents() as NSDictionary == ["keep": 1] as NSDictionary)
 	}
@@ -31,7 +31,7 @@ struct LimitTests {
 	@Test("a domain file over the size limit is refused unread, in one line")
 	func largeDomainFile() throws {
 		let sandbox = ToolSandbox()
-		let size = PersistenceSettings.maximumFileSize + 1
+		let size = FileLimits.maximumFileSize + 1
 		try Self.makeSparseFile(at: sandbox.fileURL, size: size)
 		#expect(try sandbox.fail("read", sandbox.domain).contains("is \(size) bytes, more than the 64 MiB a preferences file may have"))
 		#expect(try sandbox.fail("write", sandbox.domain, "k", "1").contains("is \(size) bytes"))

@@ -13,13 +13,13 @@ package protocol FileChangeListener: AnyObject, Sendable {
 }
 
 /**
-Tells each suite file when another process replaced it.
+Tells each listener (a suite's file, the global domain, the `defaults`
+tool's `watch`) when its file was replaced, written, created or deleted.
 
 One inotify descriptor watches the folders of all files listened to (a
 folder, because an atomic replace swaps the file's inode); one background
-thread reads its events and notifies the listeners of the files involved. A
-``SuiteFile`` then diffs the file against what it last saw and hands the
-differences to the change engine. Events arrive within milliseconds of the
+thread reads its events and notifies the listeners of the files involved,
+which read the file again and find what changed. Events arrive within milliseconds of the
 rename.
 
 A watch dies with its folder. When a watched folder is removed or moved away,
@@ -121,7 +121,7 @@ package final class FileChangeWatcher: @unchecked Sendable {
 			}
 			thread.name = "Defaults.FileChangeWatcher"
 			// It holds suites' locks while it reads their files: a termination signal must park another thread.
-			TerminationSignalFlush.withSignalsDeferred {
+			TerminationSignals.deferred {
 				thread.start()
 			}
 		}

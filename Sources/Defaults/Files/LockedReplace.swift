@@ -66,14 +66,14 @@ extension PreferencesFileSystem {
 	Runs one read-modify-replace of `url`: `body` gets the file while its
 	inter-process lock is held, once temporaries abandoned by dead writers are
 	gone. Waits for another process's lock until `deadline` at most (`nil`:
-	``PersistenceSettings/lockTimeout``).
+	``FileLimits/lockTimeout``).
 	*/
 	func replacingContents<Result>(
 		of url: URL,
 		waitingUntil deadline: ContinuousClock.Instant? = nil,
 		_ body: (LockedReplace) throws(Defaults.PersistenceError) -> Result
 	) throws(Defaults.PersistenceError) -> Result {
-		try withExclusiveLock(for: url, waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout) { () throws(Defaults.PersistenceError) -> Result in
+		try withExclusiveLock(for: url, waitingUntil: deadline ?? .now + FileLimits.lockTimeout) { () throws(Defaults.PersistenceError) -> Result in
 			removeAbandonedTemporaries(of: url)
 			return try body(LockedReplace(url: url, fileSystem: self))
 		}

@@ -9,7 +9,7 @@ import Darwin
 
 extension PreferencesFileSystem {
 	/// A file system whose replace leaves no temporary files has none to remove.
-	func removeAbandonedTemporaries(of url: URL) {}
+	package func removeAbandonedTemporaries(of url: URL) {}
 }
 
 extension POSIXFileSystem {
@@ -29,7 +29,7 @@ extension POSIXFileSystem {
 	one is only deleted when its writer has exited (or is a zombie), or when it
 	is older than ``abandonedTemporaryAge`` (the writer's process id was reused).
 	*/
-	func removeAbandonedTemporaries(of url: URL) {
+	package func removeAbandonedTemporaries(of url: URL) {
 		// Temporaries are made beside the file written: the link's target, for a linked suite file.
 		let url = (try? SymbolicLink.target(of: url)) ?? url
 		guard Self.cleanedFiles.withLock({ $0.insert(url.path).inserted }) else {

@@ -13,7 +13,7 @@ The file operations persistence is built from.
 Tests substitute an implementation that fails (a full disk, a read-only
 folder) to prove nothing stored is lost when writing does not work.
 */
-protocol PreferencesFileSystem: Sendable {
+package protocol PreferencesFileSystem: Sendable {
 	/// Identifies the file's current version, or `nil` when there is no file.
 	func identity(of url: URL) -> FileIdentity?
 
@@ -76,33 +76,33 @@ extension PreferencesFileSystem {
 		}
 	}
 
-	/// Runs `body` while holding the suite's inter-process lock, waiting at most ``PersistenceSettings/lockTimeout`` for it.
+	/// Runs `body` while holding the suite's inter-process lock, waiting at most ``FileLimits/lockTimeout`` for it.
 	func withExclusiveLock<Result>(
 		for url: URL,
 		_ body: () throws(Defaults.PersistenceError) -> Result
 	) throws(Defaults.PersistenceError) -> Result {
-		try withExclusiveLock(for: url, waitingUntil: .now + PersistenceSettings.lockTimeout, body)
+		try withExclusiveLock(for: url, waitingUntil: .now + FileLimits.lockTimeout, body)
 	}
 }
 
 extension PreferencesFileSystem {
 	/// File systems without lock files have none to remove.
-	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {}
+	package func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {}
 
 	/// File systems that write nothing ahead keep the bytes, and replace the file at commit.
-	func prepareReplacement(of url: URL, with data: Data) throws(Defaults.PersistenceError) -> PreparedReplacement {
+	package func prepareReplacement(of url: URL, with data: Data) throws(Defaults.PersistenceError) -> PreparedReplacement {
 		PreparedReplacement(url: url, data: data, written: nil)
 	}
 
-	func commitReplacement(_ prepared: PreparedReplacement) throws(Defaults.PersistenceError) {
+	package func commitReplacement(_ prepared: PreparedReplacement) throws(Defaults.PersistenceError) {
 		try replaceAtomically(prepared.url, with: prepared.data)
 	}
 
-	func discardReplacement(_ prepared: PreparedReplacement) {}
+	package func discardReplacement(_ prepared: PreparedReplacement) {}
 }
 
 /// A replacement of a file, written ahead by ``PreferencesFileSystem/prepareReplacement(of:with:)``.
-struct PreparedReplacement: Sendable {
+package struct PreparedReplacement: Sendable {
 	/// A temporary file, synced, that holds the new bytes.
 	struct Written: Sendable {
 		let temporary: URL
@@ -119,13 +119,13 @@ struct PreparedReplacement: Sendable {
 
 /// A version of a file: an atomic replace always changes it (a new inode), so
 /// an unchanged identity means nobody wrote the file since it was last seen.
-struct FileIdentity: Equatable, Sendable {
+package struct FileIdentity: Equatable, Sendable {
 	let device: UInt64
 	let inode: UInt64
 	let size: Int64
 	let modified: timespec
 
-	static func == (lhs: Self, rhs: Self) -> Bool {
+	package static func == (lhs: Self, rhs: Self) -> Bool {
 		lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
 			&& lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
 	}
@@ -135,7 +135,7 @@ struct FileIdentity: Equatable, Sendable {
 package struct POSIXFileSystem: PreferencesFileSystem {
 	package init() {}
 
-	func identity(of url: URL) -> FileIdentity? {
+	package func identity(of url: URL) -> FileIdentity? {
 		var info = stat()
 		guard stat(url.path, &info) == 0 else {
 			return nil
@@ -144,14 +144,14 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: info.st_mtim)
 	}
 
-	/// Refuses a file over ``PersistenceSettings/maximumFileSize`` by its size before reading it, and stops a file growing past it while being read.
-	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
+	/// Refuses a file over ``FileLimits/maximumFileSize`` by its size before reading it, and stops a file growing past it while being read.
+	package func read(_ url: URL) throws(Defaults.PersistenceError) -> Data? {
 		guard let descriptor = try openRegularFile(url, O_RDONLY, operation: "read") else {
 			return nil
 		}
 
 		defer { close(descriptor) }
-		let limit = PersistenceSettings.maximumFileSize
+		let limit = FileLimits.maximumFileSize
 		var info = stat()
 		if fstat(descriptor, &info) == 0, Int64(info.st_size) > limit {
 			throw .fileTooLarge(path: url.path, size: Int64(info.st_size), limit: limit)
@@ -181,7 +181,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	}
 
 	/// A new preferences file is private to the user.
-	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
+	package func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
 		try createFolder(url.deletingLastPathComponent())
 		try replaceAtomically(url, with: data, newFileMode: 0o600)
 	}
@@ -198,7 +198,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	}
 
 	/// A suite file's replacement: a new file is private to the user.
-	func prepareReplacement(of url: URL, with data: Data) throws(Defaults.PersistenceError) -> PreparedReplacement {
+	package func prepareReplacement(of url: URL, with data: Data) throws(Defaults.PersistenceError) -> PreparedReplacement {
 		try createFolder(url.deletingLastPathComponent())
 		return try prepareReplacement(of: url, with: data, newFileMode: 0o600)
 	}
@@ -208,11 +208,11 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	temporary file can no longer be renamed (it was removed, its folder or the
 	link's target changed), the bytes are written again in full.
 	*/
-	func commitReplacement(_ prepared: PreparedReplacement) throws(Defaults.PersistenceError) {
+	package func commitReplacement(_ prepared: PreparedReplacement) throws(Defaults.PersistenceError) {
 		try commitReplacement(prepared, newFileMode: 0o600, writingAgain: true)
 	}
 
-	func discardReplacement(_ prepared: PreparedReplacement) {
+	package func discardReplacement(_ prepared: PreparedReplacement) {
 		if let written = prepared.written {
 			unlink(written.temporary.path)
 		}
@@ -308,7 +308,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		try writeAll(data, to: descriptor, url: url)
 	}
 
-	func remove(_ url: URL) throws(Defaults.PersistenceError) {
+	package func remove(_ url: URL) throws(Defaults.PersistenceError) {
 		guard unlink(url.path) == 0 || errno == ENOENT else {
 			throw failure("delete", url)
 		}
@@ -325,7 +325,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 	A suite file that is a link is also locked beside its final target, where
 	writers that name the target take their lock.
 	*/
-	func withExclusiveLock<Result>(
+	package func withExclusiveLock<Result>(
 		for url: URL,
 		waitingUntil deadline: ContinuousClock.Instant,
 		_ body: () throws(Defaults.PersistenceError) -> Result
@@ -385,7 +385,7 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
 	}
 
-	func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {
+	package func removeLockFile(for url: URL) throws(Defaults.PersistenceError) {
 		let lockURL = Self.lockURL(for: url)
 		guard unlink(lockURL.path) == 0 || errno == ENOENT else {
 			throw failure("delete the lock", lockURL)

@@ -83,19 +83,8 @@ package enum PreferencesLocation {
 		return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
 	}
 
-	static func domainName(of suite: SuiteIdentity) throws(Defaults.PersistenceError) -> String {
-		switch suite {
-		case .standard:
-			return ProcessInfo.processInfo.processName
-		case .named(let name):
-			try validate(suiteName: name)
-			return name
-		case .object, .inMemory:
-			throw .unknownSuite
-		}
-	}
-
-	static func fileURL(for suite: SuiteIdentity) throws(Defaults.PersistenceError) -> URL {
-		try folder().appendingPathComponent("\(domainName(of: suite)).plist", isDirectory: false)
+	/// The file of the domain `name` (a name already validated: see ``validate(suiteName:)``).
+	static func fileURL(ofDomain name: String) throws(Defaults.PersistenceError) -> URL {
+		try folder().appendingPathComponent("\(name).plist", isDirectory: false)
 	}
 }

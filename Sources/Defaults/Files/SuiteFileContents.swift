@@ -79,8 +79,8 @@ package enum SuiteFileContents {
 	package static func encode(_ contents: [String: PropertyListValue], for path: String) throws(Defaults.PersistenceError) -> Data {
 		let size = encodedSize(contents)
 		// Never a file the library would refuse to read: every process would start that suite empty.
-		guard size <= PersistenceSettings.maximumFileSize else {
-			throw .fileWouldBeTooLarge(path: path, size: size, limit: PersistenceSettings.maximumFileSize)
+		guard size <= FileLimits.maximumFileSize else {
+			throw .fileWouldBeTooLarge(path: path, size: size, limit: FileLimits.maximumFileSize)
 		}
 
 		return BinaryPropertyListWriter.encode(.dictionary(contents))

@@ -97,11 +97,12 @@ extension Suite {
 		let arguments = defaults.volatileDomain(forName: UserDefaults.argumentDomain)
 		let global = GlobalDomain.shared.values
 		do {
+			let domainName = try identity.domainName()
 			return Suite(
 				identity: identity,
 				defaults: defaults,
-				fileAt: try PreferencesLocation.fileURL(for: identity),
-				domainName: try PreferencesLocation.domainName(of: identity),
+				fileAt: try PreferencesLocation.fileURL(ofDomain: domainName),
+				domainName: domainName,
 				fileSystem: fileSystem ?? POSIXFileSystem(),
 				arguments: arguments,
 				global: global

@@ -20,6 +20,24 @@ enum SuiteIdentity: Hashable, Sendable {
 		Suite.of(suite).identity
 	}
 
+	/**
+	The name of the suite's domain, which names its file: the process's name
+	for the standard suite. Throws for a name that would leave the preferences
+	folder, and for suites that have no file (in-memory ones, and objects whose
+	name cannot be read).
+	*/
+	func domainName() throws(Defaults.PersistenceError) -> String {
+		switch self {
+		case .standard:
+			return ProcessInfo.processInfo.processName
+		case .named(let name):
+			try PreferencesLocation.validate(suiteName: name)
+			return name
+		case .object, .inMemory:
+			throw .unknownSuite
+		}
+	}
+
 	static func resolve(_ defaults: UserDefaults) -> SuiteIdentity {
 		if let inMemory = defaults as? any InMemorySuite {
 			return .inMemory(inMemory.inMemoryID)

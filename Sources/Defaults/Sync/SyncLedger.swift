@@ -20,7 +20,7 @@ final class SyncLedger: Sendable {
 		if case .inMemory = identity {
 			file = nil
 		} else {
-			file = (try? PreferencesLocation.domainName(of: identity)).flatMap { try? PreferencesFile(domain: "\($0).defaults-sync") }
+			file = (try? identity.domainName()).flatMap { try? PreferencesFile(domain: "\($0).defaults-sync") }
 		}
 
 		let stored = (try? file?.read()) ?? nil

@@ -9,13 +9,13 @@ import Musl
 extension ImportCommand {
 	/**
 	Reads what `import` replaces the domain with, never more than a
-	preferences file may hold (``PersistenceSettings/maximumFileSize``): a
+	preferences file may hold (``FileLimits/maximumFileSize``): a
 	regular file over it is refused by its size before a byte is read, a
 	device other than a terminal (`/dev/zero`, a disk) is refused unread, and a
 	pipe is read up to the limit and refused if it goes on.
 	*/
 	static func readInput(from handle: FileHandle, sourceName: String) throws -> Data {
-		let limit = Int(PersistenceSettings.maximumFileSize)
+		let limit = Int(FileLimits.maximumFileSize)
 		let tooLarge = ToolError.unreadableInput(source: sourceName, reason: "it is larger than the \(limit / 1024 / 1024) MiB a preferences file may have")
 		var info = stat()
 		if fstat(handle.fileDescriptor, &info) == 0 {

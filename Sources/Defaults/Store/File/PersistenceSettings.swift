@@ -11,19 +11,6 @@ package enum PersistenceSettings {
 
 	static let queue = DispatchQueue(label: "Defaults.persistence", qos: .utility)
 
-	/**
-	The largest suite file the library and the `defaults` tool read: 64 MiB.
-
-	A preferences file is kilobytes; a file this large at a suite's path is
-	something else (a log, a disk image written to the wrong name), and reading
-	it whole would take the process's memory with it. It is set aside unread,
-	as an unreadable file is.
-	*/
-	package static let maximumFileSize: Int64 = 64 * 1024 * 1024
-
-	/// How long a flush waits for another process to release the suite's lock before it gives up and retries later.
-	static let lockTimeout: Duration = .seconds(2)
-
 	/// How long a flush keeps re-reading a file that does not parse while it is still changing (another program writing it in place) before it counts as unreadable.
 	static let settleLimit: Duration = .milliseconds(250)
 

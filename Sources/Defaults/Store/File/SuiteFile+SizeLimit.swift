@@ -1,7 +1,7 @@
 import Foundation
 
 /**
-The ``PersistenceSettings/maximumFileSize`` limit on writes: a suite file
+The ``FileLimits/maximumFileSize`` limit on writes: a suite file
 larger than the library reads back would make every process start the suite
 empty, so a write that would cross it is refused (before it changes
 anything, or at the flush that would merge it with other processes' writes),
@@ -16,7 +16,7 @@ extension SuiteFile {
 	measured, and the whole suite only near the limit.
 	*/
 	func refusal(ofSetting name: String, to value: PropertyListValue?) -> Defaults.Diagnostic? {
-		let limit = PersistenceSettings.maximumFileSize
+		let limit = FileLimits.maximumFileSize
 		return state.withLock { state -> Defaults.Diagnostic? in
 			let old = state.flush.pending[name].map(\.value) ?? state.lastKnown[name]
 			let growth = Self.entrySize(name, value) - Self.entrySize(name, old)
@@ -59,7 +59,7 @@ extension SuiteFile {
 			contents[name] = onDisk[name]
 		}
 
-		let limit = PersistenceSettings.maximumFileSize
+		let limit = FileLimits.maximumFileSize
 		diagnostics.append(Defaults.Diagnostic(
 			kind: .fileSizeLimitExceeded,
 			key: refused.count == 1 ? refused[0] : nil,

@@ -186,7 +186,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	/**
 	Writes the pending changes, waiting for this process's other flushes and
 	for other processes' locks until `deadline` at most (`nil`: as long as
-	another flush of this process may take, then ``PersistenceSettings/lockTimeout``
+	another flush of this process may take, then ``FileLimits/lockTimeout``
 	for other processes).
 
 	Diagnostics and other processes' changes found on the way are delivered
@@ -196,16 +196,16 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	func flush(waitingUntil deadline: ContinuousClock.Instant?) throws(Defaults.PersistenceError) {
 		let start = ContinuousClock.now
 		// Another flush of this process waits for busy live holders up to five times the timeout.
-		let lockDeadline = deadline ?? start + PersistenceSettings.lockTimeout * 5
+		let lockDeadline = deadline ?? start + FileLimits.lockTimeout * 5
 		// A termination signal's flush needs these locks: this thread must not be parked by it while holding them.
-		let outcome = try TerminationSignalFlush.withSignalsDeferred { () throws(Defaults.PersistenceError) -> Outcome in
+		let outcome = try TerminationSignals.deferred { () throws(Defaults.PersistenceError) -> Outcome in
 			guard fileLock.lock(before: Date() + max(.zero, lockDeadline - start).timeInterval) else {
 				// Another thread's flush of this suite is still waiting for another process's lock.
 				throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
 			}
 
 			defer { fileLock.unlock() }
-			var outcome = try writePending(waitingUntil: deadline ?? .now + PersistenceSettings.lockTimeout, committing: nil)
+			var outcome = try writePending(waitingUntil: deadline ?? .now + FileLimits.lockTimeout, committing: nil)
 			applyToValues(&outcome)
 			return outcome
 		}
@@ -224,13 +224,13 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	*/
 	func commit(_ decide: @escaping CommitDecision) throws(Defaults.PersistenceError) -> [String: PropertyListValue?] {
 		let start = ContinuousClock.now
-		let outcome = try TerminationSignalFlush.withSignalsDeferred { () throws(Defaults.PersistenceError) -> Outcome in
-			guard fileLock.lock(before: Date() + (PersistenceSettings.lockTimeout * 5).timeInterval) else {
+		let outcome = try TerminationSignals.deferred { () throws(Defaults.PersistenceError) -> Outcome in
+			guard fileLock.lock(before: Date() + (FileLimits.lockTimeout * 5).timeInterval) else {
 				throw .lockTimedOut(path: url.path, seconds: ((.now - start) / .milliseconds(100)).rounded() / 10)
 			}
 
 			defer { fileLock.unlock() }
-			var outcome = try writePending(waitingUntil: .now + PersistenceSettings.lockTimeout, committing: decide)
+			var outcome = try writePending(waitingUntil: .now + FileLimits.lockTimeout, committing: decide)
 			applyToValues(&outcome)
 			return outcome
 		}
@@ -323,7 +323,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 
 			// A write ahead was measured when it was encoded; a commit's too large result is thrown to its caller.
 			var refused: [String] = []
-			if commit == nil, !isAsWrittenAhead, SuiteFileContents.encodedSize(contents) > PersistenceSettings.maximumFileSize {
+			if commit == nil, !isAsWrittenAhead, SuiteFileContents.encodedSize(contents) > FileLimits.maximumFileSize {
 				refused = refuseTooLarge(pending, contents: &contents, onDisk: onDisk, diagnostics: &outcome.diagnostics)
 			}
 

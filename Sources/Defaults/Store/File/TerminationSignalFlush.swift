@@ -25,7 +25,7 @@ Every wait is bounded: a thread parked in the handler ends the process itself
 once ``parkingLimit`` has passed, flushed or not, so a flush that cannot
 finish never keeps the process alive. The library's own threads, and its
 flushes while they hold a suite's locks, hold these signals off
-(``withSignalsDeferred(_:)``): the parked thread is never one that holds a
+(``TerminationSignals/deferred(_:)``): the parked thread is never one that holds a
 lock the flush needs. Signals that reach several threads, or arrive while the
 flush runs, join the same flush; the process dies by the first. The
 application's other threads run on during the flush, as they would during any
@@ -38,8 +38,6 @@ forked child (which has no flushing thread) dies as if the library were not ther
 */
 enum TerminationSignalFlush {
 	#if canImport(Glibc)
-	static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
-
 	/// How long a thread parked by a signal waits for the flush to end the process: the flush's own limit, and as long again to write.
 	static let parkingLimit = PersistenceSettings.exitFlushLimit * 2
 
@@ -81,34 +79,18 @@ enum TerminationSignalFlush {
 		}
 		thread.name = "Defaults.TerminationSignalFlush"
 		// The thread that flushes must never be the one parked by a signal.
-		withSignalsDeferred {
+		TerminationSignals.deferred {
 			thread.start()
 		}
 
-		for signal in signals where disposition(of: signal) == .default {
+		for signal in TerminationSignals.numbers where disposition(of: signal) == .default {
 			var action = sigaction()
 			action.__sigaction_handler.sa_handler = parkOnTerminationSignal
 			action.sa_flags = SA_RESTART
 			// One parked handler per thread: the others of the three wait until it returns, which it normally never does.
-			action.sa_mask = blockedDuringFlushes
+			action.sa_mask = TerminationSignals.set
 			sigaction(signal, &action, nil)
 		}
-	}
-
-	/**
-	Runs `body` with the three signals blocked in this thread: one that
-	arrives meanwhile goes to another thread, or waits until `body` returns.
-
-	For the library's own threads and for the part of a flush that holds a
-	suite's locks: the signal's flush needs those locks, so the thread holding
-	them must not be the one parked.
-	*/
-	static func withSignalsDeferred<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-		var previous = sigset_t()
-		var blocked = blockedDuringFlushes
-		pthread_sigmask(SIG_BLOCK, &blocked, &previous)
-		defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-		return try body()
 	}
 
 	/**
@@ -187,10 +169,6 @@ enum TerminationSignalFlush {
 	/// Apple platforms persist every write themselves: nothing to flush.
 	static func install() {}
 
-	static func withSignalsDeferred<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-		try body()
-	}
-
 	static func letAnEndingSignalEndTheProcess() {}
 	#endif
 }
@@ -204,15 +182,6 @@ private let parkingLimitNanoseconds = Atomic<Int64>(0)
 /// Whether a signal's flush is under way, and the signal that asked for it (the one the process dies by).
 private let signalFlushing = Atomic<Bool>(false)
 private let firstSignal = Atomic<Int32>(0)
-
-private let blockedDuringFlushes: sigset_t = {
-	var set = sigset_t()
-	sigemptyset(&set)
-	for signal in TerminationSignalFlush.signals {
-		sigaddset(&set, signal)
-	}
-	return set
-}()
 
 /// The library's handler: async-signal-safe calls only (`write`, `getpid`, `poll`, `clock_gettime`, `signal`, `raise`, `pthread_sigmask`).
 private func parkOnTerminationSignal(_ number: Int32) {

@@ -72,10 +72,11 @@ final class GlobalDomain: FileChangeListener, Sendable {
 			return state.readers.compactMap(\.suite)
 		}
 
-		// Delivered like every other change: priors first, once every suite took the new values.
-		let notifications = readers.flatMap { $0.applyGlobalValues(values) }
-		for notification in notifications {
-			notification.deliver()
+		// Delivered like every other change (priors first), each suite's as soon as it took the new values.
+		for suite in readers {
+			for notification in suite.applyGlobalValues(values) {
+				notification.deliver()
+			}
 		}
 	}
 

@@ -7,7 +7,7 @@ import Testing
 private let hangDeadline: TimeInterval = 20
 
 /// The longest a flush may wait for another process's lock, plus scheduling slack on a loaded machine.
-private let lockWaitBound: TimeInterval = PersistenceSettings.lockTimeout / .seconds(1) + 2
+private let lockWaitBound: TimeInterval = FileLimits.lockTimeout / .seconds(1) + 2
 
 @Suite("Nothing hangs: special files and held locks")
 struct NoHangTests {
@@ -138,20 +138,6 @@ struct NoHangTests {
 		#expect(took < lockWaitBound, "exit took \(took) s")
 		#expect(child.errorOutputText.contains("unwritten"), "the diagnostic names the key: \(child.errorOutputText)")
 	}
-}
-
-/// The real file system, except that replacing a file takes `delay` longer: a very large suite.
-private struct SlowFileSystem: ForwardingFileSystem {
-	let delay: TimeInterval
-	let started: DispatchSemaphore
-	let real = POSIXFileSystem()
-
-	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
-		started.signal()
-		Thread.sleep(forTimeInterval: delay)
-		try real.replaceAtomically(url, with: data)
-	}
-
 }
 
 @Suite("Who held the lock")

@@ -27,7 +27,7 @@ struct FileSizeLimitTests {
 	@Test func theFileSystemRefusesItBySizeBeforeReading() throws {
 		let url = TestEnvironment.configHome.appendingPathComponent("too-large-\(UUID().uuidString).plist")
 		defer { unlink(url.path) }
-		let limit = PersistenceSettings.maximumFileSize
+		let limit = FileLimits.maximumFileSize
 		try Self.makeSparseFile(at: url, size: limit + 1)
 
 		#expect(throws: Defaults.PersistenceError.fileTooLarge(path: url.path, size: limit + 1, limit: limit)) {
@@ -38,7 +38,7 @@ struct FileSizeLimitTests {
 	@Test func aSuiteOpenedOnOneIsSetAsideUnreadAndStartsEmpty() throws {
 		let suite = TestSuite()
 		defer { Self.asides(of: suite).forEach { unlink($0.path) } }
-		let size = PersistenceSettings.maximumFileSize + 1
+		let size = FileLimits.maximumFileSize + 1
 		try Self.makeSparseFile(at: suite.fileURL, size: size)
 
 		var opened: Defaults.Key<Int>?
@@ -67,7 +67,7 @@ struct FileSizeLimitTests {
 		Defaults[before] = 1
 		try Defaults.flush(suite: suite.defaults)
 
-		let size = PersistenceSettings.maximumFileSize + 1
+		let size = FileLimits.maximumFileSize + 1
 		let replacement = TestEnvironment.configHome.appendingPathComponent(".\(suite.name).large")
 		try Self.makeSparseFile(at: replacement, size: size)
 		try #require(rename(replacement.path, suite.fileURL.path) == 0)

@@ -85,23 +85,3 @@ struct ExternalDeletionTests {
 		#expect(contents[deletedKey.name] == nil, "the deleted value does not")
 	}
 }
-
-/// The real file system, except that replacing a file fails while `failsWrites` is on.
-final class SwitchableFileSystem: ForwardingFileSystem {
-	let real = POSIXFileSystem()
-	private let failing = Locked(false)
-
-	var failsWrites: Bool {
-		get { failing.withLock { $0 } }
-		set { failing.withLock { $0 = newValue } }
-	}
-
-	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
-		guard !failsWrites else {
-			throw .fileOperationFailed(operation: "write", path: url.path, reason: "writes are switched off by the test")
-		}
-
-		try real.replaceAtomically(url, with: data)
-	}
-
-}
