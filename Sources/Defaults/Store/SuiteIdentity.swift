@@ -15,11 +15,6 @@ enum SuiteIdentity: Hashable, Sendable {
 	/// A suite that keeps its values in memory only (`InMemoryDefaults`), identified for its whole life.
 	case inMemory(UUID)
 
-	/// The identity of the suite `suite` reads and writes (found through its suite object, which remembers it).
-	static func of(_ suite: UserDefaults) -> SuiteIdentity {
-		Suite.of(suite).identity
-	}
-
 	static func resolve(_ suite: UserDefaults) -> SuiteIdentity {
 		if let suite = suite as? any InMemorySuite {
 			return .inMemory(suite.inMemoryID)
