@@ -47,7 +47,7 @@ extension Suite {
 
 		file?.perform(flushRequest)
 		if origin == .local {
-			synchronizer?.recordLocalChange(name, to: newObject, in: self)
+			syncLink?.recordLocalChange(name, to: newObject, in: self)
 		}
 
 		let change = RawChange(name: name, oldObject: applied.oldObject, newObject: applied.newObject, isPrior: false)

@@ -32,7 +32,7 @@ extension Suite {
 		}
 
 		for (name, value) in committed {
-			synchronizer?.recordLocalChange(name, to: value?.object, in: self)
+			syncLink?.recordLocalChange(name, to: value?.object, in: self)
 		}
 
 		return committed
@@ -65,7 +65,7 @@ extension Suite {
 				return changes
 			}
 			if !moved.isEmpty {
-				synchronizer?.retire(previousNames.filter { moved.keys.contains($0) }, in: self)
+				syncLink?.retire(previousNames.filter { moved.keys.contains($0) }, in: self)
 			}
 		} catch {
 			DiagnosticReporter.report(.persistenceFailed, key: name, "the value stored under a previous name (\(previousNames.joined(separator: ", "))) could not be moved to '\(name)': \(error); it is tried again the next time the key is created")

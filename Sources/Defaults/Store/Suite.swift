@@ -5,8 +5,9 @@ Everything the library keeps about one suite, in one object, and the only way
 into it.
 
 Its values (``SuiteValueStore``), the file that makes them durable
-(``SuiteFile``, Linux only), its observers (``ObserverTable``), its sync link,
-its migration lock and which undecodable values were already reported. There
+(``SuiteFile``, Linux only), its observers (``ObserverTable``), its sync link
+(``SuiteSyncLink``) and sync ledger (``SyncLedger``), its migration lock and
+which undecodable values were already reported. There
 is one per stored domain: two `UserDefaults(suiteName: "x")` objects share it,
 so each hears the other's writes. The API edge finds it once with ``of(_:)``
 (keys remember it: ``Defaults/_AnyKey/suiteObject``) and calls it; its parts
@@ -37,11 +38,12 @@ package final class Suite: Sendable {
 	let persistence: Locked<SuitePersistenceState>
 	/// Migrations of a suite without a file take turns within the process (a file has an inter-process lock for that).
 	let migrationTurns = NSLock()
-	private let syncLink = Locked<WeakSynchronizer>(WeakSynchronizer())
+	private let sync = Locked(SyncAttachment())
 	private let reportedUndecodable = Locked<[String: Int]>([:])
 
-	private struct WeakSynchronizer {
-		weak var synchronizer: Synchronizer?
+	private struct SyncAttachment {
+		weak var link: (any SuiteSyncLink)?
+		var ledger: SyncLedger?
 	}
 
 	init(identity: SuiteIdentity, defaults: UserDefaults, values: any SuiteValueStore, persistence: SuitePersistenceState) {
@@ -116,10 +118,28 @@ package final class Suite: Sendable {
 
 	// MARK: Sync
 
-	/// The synchroniser that syncs keys of this suite, told about each local change.
-	var synchronizer: Synchronizer? {
-		get { syncLink.withLock { $0.synchronizer } }
-		set { syncLink.withLock { $0.synchronizer = newValue } }
+	/// Where the suite reports each local change: the synchroniser that syncs keys of it, if any.
+	var syncLink: (any SuiteSyncLink)? {
+		get { sync.withLock { $0.link } }
+		set { sync.withLock { $0.link = newValue } }
+	}
+
+	/// The timestamps of this device's last changes of the suite's synced keys, read from the ledger's file at first use.
+	var syncLedger: SyncLedger {
+		if let ledger = sync.withLock({ $0.ledger }) {
+			return ledger
+		}
+
+		// Read outside the lock; should two threads race here, the first stored wins (neither has recorded anything yet).
+		let read = SyncLedger(for: self)
+		return sync.withLock { state in
+			if let ledger = state.ledger {
+				return ledger
+			}
+
+			state.ledger = read
+			return read
+		}
 	}
 
 	// MARK: Diagnostics

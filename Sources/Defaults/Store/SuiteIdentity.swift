@@ -15,11 +15,6 @@ enum SuiteIdentity: Hashable, Sendable {
 	/// A suite that keeps its values in memory only (`InMemoryDefaults`), identified for its whole life.
 	case inMemory(UUID)
 
-	/// The identity of the suite `suite` reads and writes (found through its suite object, which remembers it).
-	static func of(_ suite: UserDefaults) -> SuiteIdentity {
-		Suite.of(suite).identity
-	}
-
 	/**
 	The name of the suite's domain, which names its file: the process's name
 	for the standard suite. Throws for a name that would leave the preferences

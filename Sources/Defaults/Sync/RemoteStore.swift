@@ -88,6 +88,29 @@ extension Defaults {
 	```swift
 	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: syncFolder, device: "laptop")
 	```
+
+	To test a store of your own, run `RemoteStoreConformance` (product
+	`DefaultsTesting`) on it: it checks these rules against two handles on one
+	remote, as two devices hold them, and returns the rules they break. Every
+	store the library ships passes it.
+
+	<!-- check: test -->
+	```swift
+	import Defaults
+	import DefaultsTesting
+	import Foundation
+	import Testing
+
+	@Test func sharedFolderStoreConforms() async throws {
+		let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+		defer { try? FileManager.default.removeItem(at: folder) }
+		// Replace with two handles on your store's remote.
+		let laptop = try Defaults.SharedFolderRemoteStore(folder: folder, device: "laptop")
+		let desktop = try Defaults.SharedFolderRemoteStore(folder: folder, device: "desktop")
+		let violations = await RemoteStoreConformance.violations(of: laptop, peer: desktop)
+		#expect(violations.isEmpty, "\(violations)")
+	}
+	```
 	*/
 	public protocol RemoteStore: AnyObject, Sendable {
 		/// The newest entry of every key.

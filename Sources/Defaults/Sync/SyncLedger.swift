@@ -1,7 +1,7 @@
 import Foundation
 
 /**
-The timestamp of every synced key's last explicit change on this device, per suite.
+The timestamp of every synced key's last explicit change on this device, in one suite.
 
 A key with no timestamp was never written here: its value is only a default,
 and it never overwrites anything remote. The ledger of a file-backed suite is
@@ -15,12 +15,12 @@ final class SyncLedger: Sendable {
 	private let timestamps: Locked<[String: Defaults.SyncTimestamp]>
 	private let unsaved = Locked<[String: Defaults.SyncTimestamp]>([:])
 
-	init(for suite: UserDefaults) {
-		let identity = SuiteIdentity.of(suite)
-		if case .inMemory = identity {
+	/// The ledger of `suite`, read from its file; the suite holds it (``Suite/syncLedger``).
+	init(for suite: Suite) {
+		if case .inMemory = suite.identity {
 			file = nil
 		} else {
-			file = (try? identity.domainName()).flatMap { try? PreferencesFile(domain: "\($0).defaults-sync") }
+			file = (try? suite.identity.domainName()).flatMap { try? PreferencesFile(domain: "\($0).defaults-sync") }
 		}
 
 		let stored = (try? file?.read()) ?? nil

@@ -4,14 +4,17 @@ import Foundation
 Keeps synced keys merged with a remote store, key by key: the latest explicit
 change wins, by hybrid-logical-clock timestamp.
 
-- A local write, `reset` or removal (reported by the store's one write
-  gateway) gets a timestamp in the suite's ``SyncLedger`` and is published.
+- A local write, `reset` or removal (reported by the suite, whose
+  ``SuiteSyncLink`` this is) gets a timestamp in the suite's ``SyncLedger``
+  and is published.
 - A remote entry is adopted when this device has no timestamp for the key
   (it never wrote it: its value is only a default) or an older one. It is
-  applied through the same gateway, so it persists and reaches observers,
-  but it is not reported back as a local change, so nothing echoes.
+  applied through the suite, so it persists and reaches observers, but it
+  is not reported back as a local change, so nothing echoes
+  (``SyncMergeDecision`` is the rule).
 - A key this device never wrote is never published: a freshly installed
-  device cannot push its defaults over real values elsewhere.
+  device cannot push its defaults over real values elsewhere. What the
+  remote cannot hold (``RemoteQuota``) is reported and stays local.
 - The clock starts past every timestamp in the ledgers (so a write after a
   restart is ordered after the values adopted before it) and moves past
   every remote timestamp read, adopted or not. A remote timestamp no real
@@ -23,7 +26,7 @@ change wins, by hybrid-logical-clock timestamp.
 All work runs in order on one task; ``waitForSyncCompletion()`` waits for
 the work queued before it.
 */
-final class Synchronizer: Sendable {
+final class Synchronizer: SuiteSyncLink {
 	struct KeyID: Hashable, Sendable {
 		let suite: SuiteIdentity
 		let name: String
@@ -45,15 +48,14 @@ final class Synchronizer: Sendable {
 
 	private struct State {
 		var keys: [KeyID: Defaults._AnyKey] = [:]
-		var ledgers: [SuiteIdentity: SyncLedger] = [:]
+		/// The suites of the keys ever added: their ledgers are saved after each piece of work.
+		var suites: [SuiteIdentity: Suite] = [:]
 		var remote: (any Defaults.RemoteStore)?
 		var feed: Task<Void, Never>?
 		/// Local changes waiting to be published.
 		var outbox: [String: Defaults.RemoteEntry] = [:]
-		/// What this device published, by key: its size in bytes, for the remote's limits.
-		var publishedSizes: [String: Int] = [:]
-		/// The sum of `publishedSizes`.
-		var publishedBytes = 0
+		/// What this device published to the current remote, for its limits.
+		var quota = RemoteQuota()
 		var pullRequest = PullRequest.none
 		/// Implausible remote timestamps already reported, as `key@timestamp`: each is reported once.
 		var refusedStamps: Set<String> = []
@@ -111,8 +113,7 @@ final class Synchronizer: Sendable {
 				defer {
 					state.remote = newValue
 					state.feed = feed
-					state.publishedSizes = [:]
-					state.publishedBytes = 0
+					state.quota = RemoteQuota()
 				}
 
 				return state.feed
@@ -135,25 +136,19 @@ final class Synchronizer: Sendable {
 
 	func add(_ keys: [Defaults._AnyKey]) {
 		for key in keys {
-			let identity = SuiteIdentity.of(key.suite)
-			let newLedger = state.withLock { state -> SyncLedger? in
-				state.keys[KeyID(suite: identity, name: key.name)] = key
-				guard state.ledgers[identity] == nil else {
-					return nil
-				}
-
-				let ledger = SyncLedger(for: key.suite)
-				state.ledgers[identity] = ledger
-				return ledger
+			let suite = key.suiteObject
+			let isNewSuite = state.withLock { state in
+				state.keys[KeyID(suite: suite.identity, name: key.name)] = key
+				return state.suites.updateValue(suite, forKey: suite.identity) == nil
 			}
 
 			// The clock never runs behind a change this device made or adopted before, in any process.
-			if let latest = newLedger?.latest(plausibleAt: clock.wallMilliseconds) {
+			if isNewSuite, let latest = suite.syncLedger.latest(plausibleAt: clock.wallMilliseconds) {
 				clock.observe(latest)
 			}
 
 			// The suite tells its synchroniser about each local change.
-			key.suiteObject.synchronizer = self
+			suite.syncLink = self
 		}
 
 		requestPull(Set(keys.map(\.name)))
@@ -162,7 +157,7 @@ final class Synchronizer: Sendable {
 	func remove(_ keys: [Defaults._AnyKey]) {
 		state.withLock { state in
 			for key in keys {
-				state.keys[KeyID(suite: SuiteIdentity.of(key.suite), name: key.name)] = nil
+				state.keys[KeyID(suite: key.suiteObject.identity, name: key.name)] = nil
 			}
 		}
 	}
@@ -212,14 +207,28 @@ final class Synchronizer: Sendable {
 
 	/// The timestamp of the key's last explicit change on this device, if any.
 	func timestamp(of key: Defaults._AnyKey) -> Defaults.SyncTimestamp? {
-		ledger(for: SuiteIdentity.of(key.suite))?[key.name]
+		let suite = key.suiteObject
+		guard state.withLock({ $0.suites[suite.identity] != nil }) else {
+			return nil
+		}
+
+		return suite.syncLedger[key.name]
 	}
 
 	// MARK: Local changes
 
 	/// Called by a suite this synchroniser syncs, for every change the library makes to it locally.
 	func recordLocalChange(_ name: String, to object: Any?, in suite: Suite) {
-		recordLocalChange(KeyID(suite: suite.identity, name: name), to: object)
+		guard state.withLock({ $0.keys[KeyID(suite: suite.identity, name: name)] != nil }) else {
+			return
+		}
+
+		let timestamp = clock.now()
+		suite.syncLedger.record(timestamp, for: name)
+		let entry = Defaults.RemoteEntry(value: object.flatMap(PropertyListValue.init).map(Defaults.AnySerializable.init(storage:)), timestamp: timestamp)
+		state.withLock { $0.outbox[name] = entry }
+		debug("local change of '\(name)' at \(timestamp)")
+		work.yield(.publish)
 	}
 
 	/**
@@ -229,10 +238,11 @@ final class Synchronizer: Sendable {
 	synced key do this.
 	*/
 	func retire(_ names: [String], in suite: Suite) {
-		guard let ledger = state.withLock({ state in state.keys.keys.contains { $0.suite == suite.identity } ? state.ledgers[suite.identity] : nil }) else {
+		guard state.withLock({ state in state.keys.keys.contains { $0.suite == suite.identity } }) else {
 			return
 		}
 
+		let ledger = suite.syncLedger
 		for name in names {
 			let timestamp = clock.now()
 			ledger.record(timestamp, for: name)
@@ -240,19 +250,6 @@ final class Synchronizer: Sendable {
 			debug("retired '\(name)' at \(timestamp)")
 		}
 
-		work.yield(.publish)
-	}
-
-	private func recordLocalChange(_ id: KeyID, to object: Any?) {
-		guard let ledger = state.withLock({ $0.keys[id] != nil ? $0.ledgers[id.suite] : nil }) else {
-			return
-		}
-
-		let timestamp = clock.now()
-		ledger.record(timestamp, for: id.name)
-		let entry = Defaults.RemoteEntry(value: object.flatMap(PropertyListValue.init).map(Defaults.AnySerializable.init(storage:)), timestamp: timestamp)
-		state.withLock { $0.outbox[id.name] = entry }
-		debug("local change of '\(id.name)' at \(timestamp)")
 		work.yield(.publish)
 	}
 
@@ -281,8 +278,8 @@ final class Synchronizer: Sendable {
 			return
 		}
 
-		for ledger in state.withLock({ Array($0.ledgers.values) }) {
-			ledger.save()
+		for suite in state.withLock({ Array($0.suites.values) }) {
+			suite.syncLedger.save()
 		}
 	}
 
@@ -318,24 +315,8 @@ final class Synchronizer: Sendable {
 		let limits = remote.limits
 		var accepted: [String: Defaults.RemoteEntry] = [:]
 		for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
-			let size = name.utf8.count + RemoteEntrySize.bytes(of: entry)
-			let refusal = state.withLock { state -> String? in
-				let previous = state.publishedSizes[name]
-				if let maximum = limits.maximumKeys, state.publishedSizes.count + (previous == nil ? 1 : 0) > maximum {
-					return "the remote holds at most \(maximum) keys"
-				}
-
-				let total = state.publishedBytes - (previous ?? 0) + size
-				if let maximum = limits.maximumTotalBytes, total > maximum {
-					return "the remote holds at most \(maximum) bytes in all"
-				}
-
-				state.publishedSizes[name] = size
-				state.publishedBytes = total
-				return nil
-			}
-
-			if let refusal {
+			let size = RemoteQuota.bytes(of: name, entry)
+			if let refusal = state.withLock({ $0.quota.admit(name, bytes: size, within: limits) }) {
 				DiagnosticReporter.report(.syncFailed, key: name, "not synced: \(refusal); the value stays on this device")
 			} else {
 				accepted[name] = entry
@@ -365,33 +346,27 @@ final class Synchronizer: Sendable {
 		let now = clock.wallMilliseconds
 		var republish = false
 		for key in keys {
-			let identity = SuiteIdentity.of(key.suite)
-			guard let ledger = ledger(for: identity) else {
+			let ledger = key.suiteObject.syncLedger
+			let decision = SyncMergeDecision(local: ledger[key.name], remote: entries[key.name], now: now)
+			if case .refuse(let timestamp, let reason) = decision {
+				refuse(timestamp, of: key.name, because: reason)
 				continue
 			}
 
+			// Seen is enough: a later write here must be ordered after it, even when it is not adopted.
 			if let entry = entries[key.name] {
-				if let reason = entry.timestamp.implausibility(at: now) {
-					refuse(entry.timestamp, of: key.name, because: reason)
-					continue
-				}
-
-				// Seen is enough: a later write here must be ordered after it, even when it is not adopted.
 				clock.observe(entry.timestamp)
 			}
 
-			let local = ledger[key.name]
-			switch (local, entries[key.name]) {
-			case (_, let remoteEntry?) where local == nil || remoteEntry.timestamp > local!:
-				adopt(remoteEntry, for: key, ledger: ledger)
-			case (let local?, let remoteEntry) where remoteEntry == nil || local > remoteEntry!.timestamp:
-				// This device changed the key later than the remote knows (or the remote lost it): offer it again.
+			switch decision {
+			case .adopt(let entry):
+				adopt(entry, for: key, ledger: ledger)
+			case .republish(let local):
 				let stored = key.suiteObject.values.ownObject(forKey: key.name).flatMap(PropertyListValue.init)
 				let entry = Defaults.RemoteEntry(value: stored.map(Defaults.AnySerializable.init(storage:)), timestamp: local)
 				state.withLock { $0.outbox[key.name] = $0.outbox[key.name] ?? entry }
 				republish = true
-			default:
-				// Equal timestamps: already in step. Or neither side ever wrote the key: nothing to do.
+			case .refuse, .skip:
 				break
 			}
 		}
@@ -414,35 +389,9 @@ final class Synchronizer: Sendable {
 		debug("adopted '\(key.name)' from \(entry.timestamp)")
 	}
 
-	private func ledger(for identity: SuiteIdentity) -> SyncLedger? {
-		state.withLock { $0.ledgers[identity] }
-	}
-
 	private func debug(_ message: @autoclosure () -> String) {
 		if Defaults.iCloud.isDebug {
 			DiagnosticReporter.report(.syncEvent, key: nil, "[\(clock.device)] \(message())")
 		}
 	}
-}
-
-/// The approximate size of an entry on a remote: its value as a binary property list.
-enum RemoteEntrySize {
-	static func bytes(of entry: Defaults.RemoteEntry) -> Int {
-		guard let object = entry.value?.storage?.object else {
-			return 16
-		}
-
-		return (try? PropertyListSerialization.data(fromPropertyList: [object], format: .binary, options: 0).count) ?? 0
-	}
-}
-
-/// A stable name for this device: the machine ID on Linux, the host name elsewhere.
-package enum DeviceIdentity {
-	package static let current: String = {
-		if let machineID = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !machineID.isEmpty {
-			return machineID
-		}
-
-		return ProcessInfo.processInfo.hostName
-	}()
 }
