@@ -137,7 +137,7 @@ private enum JournalEntry {
 }
 
 /// Turns changes to any file of the folder into change-feed events.
-private final class FolderChangeRelay: FileChangeListener, @unchecked Sendable {
+private final class FolderChangeRelay: FileChangeListener, Sendable {
 	let url: URL
 	private let continuation: AsyncStream<Set<String>>.Continuation
 	private let poller = Locked<Task<Void, Never>?>(nil)
