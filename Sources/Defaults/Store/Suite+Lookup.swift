@@ -116,7 +116,10 @@ extension Suite {
 
 	/// Starts what a new suite needs: flushing at exit and on termination signals, watching its file and the global domain.
 	private func start() {
-		GlobalDomain.shared.addReader(self)
+		// Only suites the registry keeps (an object's own suite may go away with it) read the global domain's changes.
+		if case .object = identity {} else {
+			GlobalDomain.shared.addReader(self)
+		}
 
 		guard let file else {
 			if case .unavailable(let error) = persistenceState {

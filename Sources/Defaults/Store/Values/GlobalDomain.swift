@@ -18,12 +18,12 @@ final class GlobalDomain: FileChangeListener, Sendable {
 	private struct State {
 		var values: [String: PropertyListValue] = [:]
 		var isWatched = false
-		/// The suites that read the global domain below their own values.
-		var readers: [WeakSuite] = []
-	}
-
-	private struct WeakSuite {
-		weak var suite: Suite?
+		/**
+		The suites that read the global domain below their own values. Held
+		strongly, as the registry holds them: a weak reference would give each
+		suite a side table, and every read of a key retains its suite.
+		*/
+		var readers: [Suite] = []
 	}
 
 	private init() {
@@ -32,12 +32,9 @@ final class GlobalDomain: FileChangeListener, Sendable {
 		state.withLock { $0.values = read() }
 	}
 
-	/// Makes `suite` hear each change to the global domain (``Suite/applyGlobalValues(_:)``).
+	/// Makes `suite`, one the registry keeps for the process's life, hear each change to the global domain (``Suite/applyGlobalValues(_:)``).
 	func addReader(_ suite: Suite) {
-		state.withLock { state in
-			state.readers.removeAll { $0.suite == nil }
-			state.readers.append(WeakSuite(suite: suite))
-		}
+		state.withLock { $0.readers.append(suite) }
 	}
 
 	/// The values as last read.
@@ -69,7 +66,7 @@ final class GlobalDomain: FileChangeListener, Sendable {
 			}
 
 			state.values = values
-			return state.readers.compactMap(\.suite)
+			return state.readers
 		}
 
 		// Delivered like every other change (priors first), each suite's as soon as it took the new values.
