@@ -82,9 +82,4 @@ package enum PreferencesLocation {
 
 		return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
 	}
-
-	/// The file of the domain `name` (a name already validated: see ``validate(suiteName:)``).
-	static func fileURL(ofDomain name: String) throws(Defaults.PersistenceError) -> URL {
-		try folder().appendingPathComponent("\(name).plist", isDirectory: false)
-	}
 }

@@ -19,6 +19,7 @@ in the isolation it was registered from, in order. A ``RawChange`` holds the
 stored objects; turn it into typed values during the callback
 (``Defaults/KeyChange/init(_:key:)``) rather than keeping it.
 
+<!-- check: internal -->
 ```swift
 let id = suite.observers.add(for: "volume", wantsPrior: false) { change in
 	print(change.newObject ?? "removed")

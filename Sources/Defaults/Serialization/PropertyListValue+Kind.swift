@@ -5,6 +5,7 @@ extension PropertyListValue {
 	The name of the value's type as property lists spell it ("real" for a
 	number with a fraction), for messages and errors.
 
+	<!-- check: internal -->
 	```swift
 	PropertyListValue.double(0.5).typeName   // "real"
 	```

@@ -29,6 +29,7 @@ extension Suite {
 	The suite object of `defaults`, created (and started: flushed at exit,
 	watched for other processes' changes) on first use.
 
+	<!-- check: internal -->
 	```swift
 	let suite = Suite.of(UserDefaults(suiteName: "com.example.app")!)
 	```
@@ -97,11 +98,13 @@ extension Suite {
 		let arguments = defaults.volatileDomain(forName: UserDefaults.argumentDomain)
 		let global = GlobalDomain.shared.values
 		do {
+			// The folder first: without one, that is the reason reported, whatever the suite's name.
+			let folder = try PreferencesLocation.folder()
 			let domainName = try identity.domainName()
 			return Suite(
 				identity: identity,
 				defaults: defaults,
-				fileAt: try PreferencesLocation.fileURL(ofDomain: domainName),
+				fileAt: folder.appendingPathComponent("\(domainName).plist", isDirectory: false),
 				domainName: domainName,
 				fileSystem: fileSystem ?? POSIXFileSystem(),
 				arguments: arguments,

@@ -13,6 +13,7 @@ extension Suite {
 	(on the same thread) is refused with ``Defaults/MigrationError/nested``,
 	not deadlocked.
 
+	<!-- check: internal -->
 	```swift
 	let result = try suite.withMigrationLock {
 		try MigrationRun(suite: suite, migrations: migrations).perform()

@@ -5,6 +5,7 @@ What the library's other modules (the `DefaultsConfiguration` provider) read
 and observe of a suite: its own values as `Sendable` trees, read at once, and
 a callback after each change. Registered and global defaults are left out.
 
+<!-- check: internal -->
 ```swift
 let suite = Suite.of(UserDefaults(suiteName: "com.example.service")!)
 let timeout = suite.ownValue(forKey: "timeout")

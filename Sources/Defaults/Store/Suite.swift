@@ -13,6 +13,7 @@ so each hears the other's writes. The API edge finds it once with ``of(_:)``
 (keys remember it: ``Defaults/_AnyKey/suiteObject``) and calls it; its parts
 know it from their creation and never look it up.
 
+<!-- check: internal -->
 ```swift
 let suite = Suite.of(defaults)
 suite.change("volume", to: 0.8, origin: .local)

@@ -12,6 +12,7 @@ The library's own threads, and its code while it holds a suite's locks, run
 with them deferred: the thread a signal parks must never be one that holds a
 lock the signal's flush needs.
 
+<!-- check: internal -->
 ```swift
 TerminationSignals.deferred {
 	thread.start()   // the new thread inherits the mask: it never takes these signals

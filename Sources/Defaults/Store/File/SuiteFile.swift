@@ -7,8 +7,9 @@ and the file's contents as last seen.
 A flush takes the suite's inter-process lock, re-reads the file, applies only
 this process's changed keys (so writers of different keys never lose each
 other's), replaces the file atomically as a binary property list (one
-``LockedReplace``), and hands any keys other processes changed since the
-last look to the change engine.
+``LockedReplace``), and applies any keys other processes changed since the
+last look to the suite's values, telling their observers once every lock is
+released.
 
 This file holds the I/O. When to flush is ``FlushPolicy``'s decision; what
 the flush does around the replace has files of its own: the write prepared
