@@ -121,7 +121,9 @@ extension Suite {
 	private func start() {
 		// Only suites the registry keeps (an object's own suite may go away with it) read the global domain's changes.
 		if case .object = identity {} else {
-			GlobalDomain.shared.addReader(self)
+			for notification in GlobalDomain.shared.addReader(self) {
+				notification.deliver()
+			}
 		}
 
 		guard let file else {

@@ -33,8 +33,14 @@ final class GlobalDomain: FileChangeListener, Sendable {
 	}
 
 	/// Makes `suite`, one the registry keeps for the process's life, hear each change to the global domain (``Suite/applyGlobalValues(_:)``).
-	func addReader(_ suite: Suite) {
-		state.withLock { $0.readers.append(suite) }
+	///
+	/// The suite takes the values as they are now, under the lock that orders every change of them: one read
+	/// before it was added, and changed since, is never left stale. Returns the notifications to deliver.
+	func addReader(_ suite: Suite) -> [ChangeNotification] {
+		state.withLock { state in
+			state.readers.append(suite)
+			return suite.applyGlobalValues(state.values)
+		}
 	}
 
 	/// The values as last read.
