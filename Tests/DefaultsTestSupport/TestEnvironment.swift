@@ -18,8 +18,25 @@ public enum TestEnvironment {
 		let folder = URL(fileURLWithPath: launchValue, isDirectory: true)
 		try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 		PreferencesLocation.folderOverride.withLock { $0 = folder }
+		// The administrator's folder too: never the machine's /etc/xdg.
+		let system = folder.appendingPathComponent("xdg-system", isDirectory: true)
+		try? FileManager.default.createDirectory(at: system.appendingPathComponent(AdministratorFiles.forcedFolderName), withIntermediateDirectories: true)
+		AdministratorFiles.foldersOverride.withLock { $0 = [system] }
 		return folder
 	}()
+
+	/// The system configuration folder every suite of the test process reads (its `$XDG_CONFIG_DIRS`); child processes get it with ``environment``.
+	public static var systemFolder: URL {
+		configHome.appendingPathComponent("xdg-system", isDirectory: true)
+	}
+
+	/// The environment a child process needs to use the same preferences and system folders as the tests.
+	public static var environment: [String: String] {
+		var environment = ProcessInfo.processInfo.environment
+		environment["XDG_CONFIG_HOME"] = configHome.path
+		environment["XDG_CONFIG_DIRS"] = systemFolder.path
+		return environment
+	}
 
 	public static func fileURL(ofSuite name: String) -> URL {
 		configHome.appendingPathComponent("\(name).plist")

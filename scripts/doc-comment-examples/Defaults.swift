@@ -14,6 +14,7 @@ extension Defaults.Keys {
 	static let volume = Key<Double>("volume", default: 0.5)
 	static let magic = Key<[String: Defaults.AnySerializable]>("magic", default: [:])
 	static let any = Key<Defaults.AnySerializable>("anyKey", default: 1)
+	static let proxy = Key<String>("proxy", default: "")
 }
 
 enum Mime: String, Defaults.Serializable { case json = "application/json", stream = "application/octet-stream" }

@@ -47,6 +47,10 @@ extension Defaults {
 			case migrationFailed
 			/// A suite was migrated by a newer version of the app than this one: no migration ran, and its recorded version stays.
 			case newerSettingsVersion
+			/// A write of a key an administrator forces was refused: the value stays the forced one, and observers hear nothing.
+			case forcedValue
+			/// A file an administrator manages (system-wide defaults, forced values) was left out: it does not parse, is not a regular file or too large, or would force values while a user other than root can change it.
+			case ignoredAdministratorFile
 		}
 
 		/// What went wrong.

@@ -17,6 +17,16 @@ extension Suite {
 	nobody observing, nothing else is read.
 	*/
 	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin) {
+		// A value pulled from the remote is stored under the forced one: other machines sync it, this one keeps what it is forced to.
+		if origin == .local, let forcingFile = administrator?.forcingFile(of: name) {
+			DiagnosticReporter.report(
+				.forcedValue,
+				key: name,
+				"'\(name)' of suite '\(displayName)' is forced by an administrator (\(forcingFile.path)): the write was refused, and the value stays the forced one"
+			)
+			return
+		}
+
 		let observers = observers.observers(of: name)
 		if observers.contains(where: \.wantsPrior) {
 			let prior = RawChange(name: name, oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
@@ -86,7 +96,12 @@ extension Suite {
 	keys whose reads changed, to deliver once every lock is released.
 	*/
 	func applyGlobalValues(_ global: [String: PropertyListValue]) -> [ChangeNotification] {
-		values.replaceGlobal(with: global).compactMap { name, applied in
+		notifications(for: values.replaceGlobal(with: global))
+	}
+
+	/// The notifications of changes already applied to the values, for the keys someone observes.
+	func notifications(for applied: [String: AppliedChange]) -> [ChangeNotification] {
+		applied.compactMap { name, applied in
 			let observers = observers.observers(of: name)
 			return observers.isEmpty ? nil : ChangeNotification(name: name, observers: observers, oldObject: applied.oldObject, newObject: applied.newObject)
 		}

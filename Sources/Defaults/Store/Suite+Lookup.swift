@@ -134,6 +134,7 @@ extension Suite {
 			return
 		}
 
+		administrator?.watch()
 		ExitFlush.install()
 		TerminationSignalFlush.install()
 		FileChangeWatcher.shared.watch(file)

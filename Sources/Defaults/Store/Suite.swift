@@ -39,6 +39,8 @@ package final class Suite: Sendable {
 	let persistence: Locked<SuitePersistenceState>
 	/// Migrations of a suite without a file take turns within the process (a file has an inter-process lock for that).
 	let migrationTurns = NSLock()
+	/// The administrator's layers of the suite's domain (Linux, suites with a file); set once, while the suite is made.
+	private let administratorLayers = Locked<AdministratorLayers?>(nil)
 	private let sync = Locked(SyncAttachment())
 	private let reportedUndecodable = Locked<[String: Int]>([:])
 
@@ -69,6 +71,7 @@ package final class Suite: Sendable {
 	) {
 		let values = OwnedSuiteValues(stored: [:], arguments: arguments, global: global)
 		self.init(identity: identity, defaults: defaults, values: values, persistence: .memoryOnly)
+		administratorLayers.withLock { $0 = AdministratorLayers(domain: domainName, suite: self, values: values) }
 		let file = SuiteFile(url: url, domainName: domainName, suite: self, fileSystem: fileSystem)
 		values.startStored(from: file.lastKnownContents)
 		persistence.withLock { $0 = .file(file) }
@@ -115,6 +118,11 @@ package final class Suite: Sendable {
 		case .memoryOnly:
 			return
 		}
+	}
+
+	/// The forced values and system-wide defaults an administrator manages for the suite's domain, when the suite has a file.
+	var administrator: AdministratorLayers? {
+		administratorLayers.withLock { $0 }
 	}
 
 	// MARK: Sync

@@ -3,8 +3,9 @@ import Foundation
 /**
 A suite's values, owned by the library (Linux).
 
-Four layers, read by precedence: launch arguments, the suite's stored values
-(its file as this process knows it, with this process's changes), the global
+Six layers, read by precedence: values an administrator forces, launch
+arguments, the suite's stored values (its file as this process knows it, with
+this process's changes), the administrator's system-wide defaults, the global
 domain, and the defaults this suite's keys registered. Each read is one lookup
 in `effective`, which holds the winning layer of every name and is updated by
 each change to any layer: a change costs a handful of lookups, whatever the
@@ -23,6 +24,8 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	private var stored: [String: Any]
 	private let arguments: [String: Any]
 	private var global: [String: Any]
+	private var forced: [String: Any] = [:]
+	private var systemWide: [String: Any] = [:]
 	private var registered: [String: Any] = [:]
 	private var effective: [String: SuiteEntry] = [:]
 	private var lastVersion: UInt64 = 0
@@ -124,6 +127,30 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return registered[name]
 	}
 
+	/**
+	Replaces the administrator's layers (forced values, system-wide defaults);
+	returns what a read of each name whose result changed gave before and
+	gives now.
+	*/
+	func replaceAdministrator(forced newForced: [String: PropertyListValue], systemWide newSystemWide: [String: PropertyListValue]) -> [String: AppliedChange] {
+		lock.lock()
+		defer { lock.unlock() }
+		let names = SuiteFileContents.changedKeys(from: forced.compactMapValues(PropertyListValue.init), to: newForced)
+			.union(SuiteFileContents.changedKeys(from: systemWide.compactMapValues(PropertyListValue.init), to: newSystemWide))
+		forced = newForced.mapValues(\.object)
+		systemWide = newSystemWide.mapValues(\.object)
+		var changes: [String: AppliedChange] = [:]
+		for name in names {
+			let old = effective[name]
+			let new = refresh(name)
+			if old.flatMap({ PropertyListValue($0.object) }) != new.flatMap(PropertyListValue.init) {
+				changes[name] = AppliedChange(oldObject: old?.object, newObject: new)
+			}
+		}
+
+		return changes
+	}
+
 	func replaceGlobal(with values: [String: PropertyListValue]) -> [String: AppliedChange] {
 		let objects = values.mapValues(\.object)
 		lock.lock()
@@ -146,10 +173,14 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	@discardableResult
 	private func refresh(_ name: String) -> Any? {
 		let winner: (object: Any, source: ValueSource)?
-		if !arguments.isEmpty, let argument = arguments[name] {
+		if !forced.isEmpty, let value = forced[name] {
+			winner = (value, .forced)
+		} else if !arguments.isEmpty, let argument = arguments[name] {
 			winner = (argument, .argument)
 		} else if let value = stored[name] {
 			winner = (value, .stored)
+		} else if !systemWide.isEmpty, let value = systemWide[name] {
+			winner = (value, .systemWide)
 		} else if !global.isEmpty, let value = global[name] {
 			winner = (value, .global)
 		} else if let value = registered[name] {

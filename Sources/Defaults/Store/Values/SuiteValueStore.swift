@@ -2,10 +2,14 @@ import Foundation
 
 /// Which layer of a suite a read found its value in, highest precedence first.
 enum ValueSource: UInt8, Sendable {
-	/// A launch argument (`-name value`): it overrides everything else.
+	/// A value an administrator forces: it overrides everything else.
+	case forced
+	/// A launch argument (`-name value`): it overrides all but a forced value.
 	case argument
 	/// The suite's own stored value.
 	case stored
+	/// A system-wide default an administrator installed for every user.
+	case systemWide
 	/// The global domain (`.GlobalPreferences.plist`), shared by every suite.
 	case global
 	/// The default a key of this suite registered.
@@ -58,7 +62,7 @@ with the value, whatever other threads write meanwhile, and what it refuses
 applied.
 */
 protocol SuiteValueStore: AnyObject, Sendable {
-	/// What a read of `name` finds, by precedence: argument, stored, global, registered.
+	/// What a read of `name` finds, by precedence: forced, argument, stored, system-wide, global, registered.
 	func entry(forKey name: String) -> SuiteEntry?
 
 	/// Remembers what a key decoded from `version` of `name`, if that version is still current.

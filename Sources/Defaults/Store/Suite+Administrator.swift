@@ -1,0 +1,47 @@
+import Foundation
+
+extension Suite {
+	/**
+	Whether an administrator forces `name`: on Linux from the suite's
+	administrator layers, on Apple platforms from `objectIsForced(forKey:)`.
+
+	<!-- check: internal -->
+	```swift
+	let isLocked = suite.isForced("proxy")
+	```
+	*/
+	func isForced(_ name: String) -> Bool {
+		#if canImport(Darwin)
+		return defaults.objectIsForced(forKey: name)
+		#else
+		return administrator?.forcingFile(of: name) != nil
+		#endif
+	}
+
+	/// Where the current value of `name` comes from, and the file behind it.
+	func origin(of name: String) -> Defaults.ValueOrigin {
+		#if canImport(Darwin)
+		if defaults.objectIsForced(forKey: name) {
+			return .forced(file: nil)
+		}
+		#endif
+		guard let entry = values.entry(forKey: name) else {
+			return .registeredDefault
+		}
+
+		switch entry.source {
+		case .forced:
+			return .forced(file: administrator?.forcingFile(of: name))
+		case .argument:
+			return .launchArgument
+		case .stored:
+			return .stored(file: file?.url)
+		case .systemWide:
+			return .systemWide(file: administrator?.systemWideFile(of: name))
+		case .global:
+			return .globalDomain(file: GlobalDomain.shared.fileURL)
+		case .registered:
+			return .registeredDefault
+		}
+	}
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/**
+A suite's administrator layers (Linux): the forced values and system-wide
+defaults of its domain (``AdministratorFiles``), read when the suite is made
+and again whenever one of their files is installed, edited or removed.
+
+Each change reaches the suite's values and its observers like another
+process's change. A file that exists but cannot be used (it does not parse,
+it is a FIFO or too large, or it would force values while a user other than
+root can change it) is left out and reported once, and again only when the
+reason changes.
+*/
+final class AdministratorLayers: Sendable {
+	let domain: String
+	private unowned let suite: Suite
+	private let values: OwnedSuiteValues
+	private let state = Locked(State())
+
+	private struct State {
+		var layers = AdministratorFiles.Layers()
+		var reported: [URL: String] = [:]
+		/// One per file (the watcher tells listeners apart by their file, and holds them weakly).
+		var listeners: [FileListener] = []
+	}
+
+	/// Reads the layers into `values`, before anything reads the suite; ``watch()`` then keeps them current.
+	init(domain: String, suite: Suite, values: OwnedSuiteValues) {
+		self.domain = domain
+		self.suite = suite
+		self.values = values
+		let layers = AdministratorFiles.read(domain: domain)
+		_ = values.replaceAdministrator(forced: layers.forced.mapValues(\.value), systemWide: layers.systemWide.mapValues(\.value))
+		state.withLock { $0.layers = layers }
+	}
+
+	/// Starts hearing changes to the files; reports files ignored at start.
+	func watch() {
+		let (systemWide, forced) = AdministratorFiles.files(ofDomain: domain)
+		let listeners = (systemWide + forced).map { FileListener($0, owner: self) }
+		state.withLock { $0.listeners = listeners }
+		for listener in listeners {
+			FileChangeWatcher.shared.watch(listener)
+		}
+
+		report(state.withLock { $0.layers.ignored })
+	}
+
+	/// The file that forces `name`, when an administrator forces it.
+	func forcingFile(of name: String) -> URL? {
+		state.withLock { $0.layers.forced[name]?.file }
+	}
+
+	/// The file of the system-wide default of `name`, when there is one.
+	func systemWideFile(of name: String) -> URL? {
+		state.withLock { $0.layers.systemWide[name]?.file }
+	}
+
+	/// Reads the files again and delivers what changed.
+	fileprivate func filesDidChange() {
+		let layers = AdministratorFiles.read(domain: domain)
+		let isNew = state.withLock { state in
+			defer { state.layers = layers }
+			return state.layers != layers
+		}
+		guard isNew else {
+			return
+		}
+
+		let applied = values.replaceAdministrator(forced: layers.forced.mapValues(\.value), systemWide: layers.systemWide.mapValues(\.value))
+		report(layers.ignored)
+		for notification in suite.notifications(for: applied) {
+			notification.deliver()
+		}
+	}
+
+	/// Reports each ignored file once per reason.
+	private func report(_ ignored: [URL: String]) {
+		let fresh = state.withLock { state -> [URL: String] in
+			let fresh = ignored.filter { state.reported[$0.key] != $0.value }
+			state.reported = ignored
+			return fresh
+		}
+
+		for (file, reason) in fresh.sorted(by: { $0.key.path < $1.key.path }) {
+			DiagnosticReporter.report(
+				.ignoredAdministratorFile,
+				key: nil,
+				"\(file.path) \(reason); suite '\(domain)' reads as if it did not exist until it can be used"
+			)
+		}
+	}
+
+	/// Hears one file for its layers.
+	private final class FileListener: FileChangeListener, Sendable {
+		let url: URL
+		weak let owner: AdministratorLayers?
+
+		init(_ url: URL, owner: AdministratorLayers) {
+			self.url = url
+			self.owner = owner
+		}
+
+		func fileDidChange() {
+			owner?.filesDidChange()
+		}
+	}
+}
