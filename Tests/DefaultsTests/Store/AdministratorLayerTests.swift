@@ -91,10 +91,11 @@ struct AdministratorLayerTests {
 		#expect(await eventually { !key.isForced && Defaults[key] == "system 2" })
 		Defaults[key] = "user"
 		#expect(Defaults[key] == "user")
-		try FileManager.default.removeItem(at: managed.systemWideFile)
 		key.reset()
-		#expect(Defaults[key] == "app")
-		#expect(await eventually { heard.values == ["system", "system 2", "forced", "system 2", "user", "app"] })
+		#expect(Defaults[key] == "system 2", "reset returns to the administrator's value")
+		try FileManager.default.removeItem(at: managed.systemWideFile)
+		#expect(await eventually { Defaults[key] == "app" })
+		#expect(await eventually { heard.values == ["system", "system 2", "forced", "system 2", "user", "system 2", "app"] })
 	}
 
 	@Test("forced values from a file a user other than root can change are ignored, with one diagnostic", .enabled(if: isRoot), arguments: ["owner", "mode"])
