@@ -32,9 +32,12 @@ that cannot be the requested type (the string `"15"` asked for as an integer)
 is reported as a ``TypeMismatch`` error: `ConfigReader` then logs it to its
 access reporter and returns the default, it never crashes.
 
-Only the suite's own values are read: what is stored in its file, or given as
-a launch argument. Defaults registered by `Defaults.Key` declarations are not
-configuration: a `ConfigReader` falls back to its own `default:` instead.
+The values that configure the suite are read: what is stored in its file, a
+launch argument, and what an administrator installs for every user or forces
+(see the "Settings an administrator manages" article), by the library's
+precedence. Defaults registered by `Defaults.Key` declarations and the global
+domain are not configuration: a `ConfigReader` falls back to its own
+`default:` instead.
 */
 public struct DefaultsProvider: Sendable {
 	/// The name the provider appears under in access logs: `DefaultsProvider[<name>]`, or `DefaultsProvider` without one.
@@ -88,7 +91,7 @@ extension DefaultsProvider: ConfigProvider {
 	- Throws: ``TypeMismatch`` when the stored value cannot be read as `type`.
 	*/
 	public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-		try lookup.result(for: key, type: type) { suite.ownValue(forKey: $0) }
+		try lookup.result(for: key, type: type) { suite.configuredValue(forKey: $0) }
 	}
 
 	/**
@@ -117,7 +120,7 @@ extension DefaultsProvider: ConfigProvider {
 	}
 
 	func currentSnapshot() -> DefaultsSnapshot {
-		DefaultsSnapshot(providerName: providerName, values: suite.ownValues(), lookup: lookup)
+		DefaultsSnapshot(providerName: providerName, values: suite.configuredValues(), lookup: lookup)
 	}
 }
 #endif

@@ -17,6 +17,7 @@ enum ToolError: Error, CustomStringConvertible {
 	case noSuchFile(String)
 	case noSuchFolder(path: String)
 	case noSuchKey(String, domain: String)
+	case forcedKey(String, domain: String, file: String)
 	case invalidValue(String, type: String, expected: String)
 	case missingValue(type: String)
 	case notAContainer(key: String, kind: String, expected: String)
@@ -45,7 +46,7 @@ enum ToolError: Error, CustomStringConvertible {
 		case .unknownCommand, .notSupportedOnLinux, .missingOperand, .unexpectedOperand, .optionLikeOperand, .conflictingTargets, .unknownTypeFlag, .invalidDomainName,
 			.invalidValue, .missingValue, .unparsableValue, .notADomainLiteral:
 			true
-		case .noSuchDomain, .noSuchFile, .noSuchFolder, .noSuchKey, .notAContainer, .unreadableInput, .cannotWrite, .unreadableDomain,
+		case .noSuchDomain, .noSuchFile, .noSuchFolder, .noSuchKey, .forcedKey, .notAContainer, .unreadableInput, .cannotWrite, .unreadableDomain,
 			.unreadableDomains, .nonIntegerMigrationVersion, .persistence:
 			false
 		}
@@ -81,6 +82,8 @@ enum ToolError: Error, CustomStringConvertible {
 			"cannot write \(path): no such folder (create it first)"
 		case .noSuchKey(let key, let domain):
 			"key '\(key)' does not exist in domain '\(domain)'"
+		case .forcedKey(let key, let domain, let file):
+			"key '\(key)' of domain '\(domain)' is forced by an administrator in \(file); nothing was written (only a change to that file changes it)"
 		case .invalidValue(let text, let type, let expected):
 			"'\(text)' is not a valid -\(type) value: expected \(expected)"
 		case .missingValue(let type):

@@ -45,6 +45,37 @@ struct WatchTests {
 		#expect(seen == [nil, 30, nil])
 	}
 
+	/// An administrator installs, then removes, a system-wide default: a watcher sees both, as it sees a user's change.
+	@Test func anAdministratorsSystemWideFileReachesAReaderWatcher() async throws {
+		let suite = TestSuite()
+		let file = TestEnvironment.systemFolder.appendingPathComponent("\(suite.name).plist")
+		defer { try? FileManager.default.removeItem(at: file) }
+		let reader = ConfigReader(providers: [DefaultsProvider(suite: suite.defaults)])
+		let seen = try await withDeadline {
+			try await reader.watchInt(forKey: "http.timeout") { updates in
+				var seen: [Int?] = []
+				for await timeout in updates {
+					seen.append(timeout)
+					switch (seen.count, timeout) {
+					case (1, nil):
+						let data = try PropertyListSerialization.data(fromPropertyList: ["http": ["timeout": 45]], format: .binary, options: 0)
+						try data.write(to: file, options: .atomic)
+					case (_, 45):
+						try FileManager.default.removeItem(at: file)
+					case (_, nil):
+						return seen
+					default:
+						break
+					}
+				}
+
+				return seen
+			}
+		}
+
+		#expect(seen == [nil, 45, nil])
+	}
+
 	@Test func flatKeysAreWatchedToo() async throws {
 		let suite = TestSuite()
 		let reader = ConfigReader(providers: [DefaultsProvider(suite: suite.defaults, keyMapping: .flat())])

@@ -122,6 +122,23 @@ struct ObservableDefaultRuntimeTests {
 		#expect(counter.count == 0)
 	}
 
+	@Test func anAdministratorsSystemWideValueFiresOnChange() async throws {
+		let model = UnicornModel()
+		let file = TestEnvironment.systemFolder.appendingPathComponent("\(macroSuiteName).plist")
+		defer { try? FileManager.default.removeItem(at: file) }
+		let installed = ChangeCounter()
+		installed.track { _ = model.count }
+		try PropertyListSerialization.data(fromPropertyList: ["macroCount": 42], format: .binary, options: 0).write(to: file, options: .atomic)
+		#expect(await eventually { installed.count == 1 })
+		#expect(model.count == 42)
+
+		let removed = ChangeCounter()
+		removed.track { _ = model.count }
+		try FileManager.default.removeItem(at: file)
+		#expect(await eventually { removed.count == 1 })
+		#expect(model.count == 0)
+	}
+
 	@Test func releasingTheModelStopsObserving() {
 		weak var weakModel: UnicornModel?
 		do {

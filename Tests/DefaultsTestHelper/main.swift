@@ -15,6 +15,8 @@ import Synchronization
 //   write-blob SUITE KEY MEGABYTES     writes KEY = MEGABYTES of data, flushes
 //   write SUITE KEY INT [MODE]         writes KEY; MODE: return | exit | synchronize | flush (default flush)
 //   observe SUITE KEY SECONDS          prints "ready", then "change OLD NEW" per change, for SECONDS
+//   observe-managed SUITE KEY SECONDS  a String key (default "app"): prints "ready", then per change "key NEW forced|writable ORIGIN"
+//                                      (key observer), "suite KEY" (whole-suite observer) and "update KEY" (Defaults.updates(suite:))
 //   read-loop SUITE SECONDS            re-reads the suite file until SECONDS pass; prints "unreadable" on a torn file
 //   flush-cost SUITE KEYS ROUNDS       fills the suite with KEYS keys, then times ROUNDS one-key write + flush cycles
 //   burst SUITE WRITES                 WRITES writes as fast as possible, then one flush (run under strace to count file writes)
@@ -53,6 +55,18 @@ func suite(_ name: String) -> UserDefaults {
 	}
 
 	return suite
+}
+
+/// The case of `origin`, without its file.
+func originName(_ origin: Defaults.ValueOrigin) -> String {
+	switch origin {
+	case .forced: "forced"
+	case .launchArgument: "launchArgument"
+	case .stored: "stored"
+	case .systemWide: "systemWide"
+	case .globalDomain: "globalDomain"
+	case .registeredDefault: "registeredDefault"
+	}
 }
 
 /// The folder the tests point this process's preferences to.
@@ -250,6 +264,26 @@ case "observe":
 	say("ready")
 	usleep(UInt32(Double(arguments[3])! * 1_000_000))
 	observation.invalidate()
+
+case "observe-managed":
+	let defaults = suite(arguments[1])
+	let key = Defaults.Key<String>(arguments[2], default: "app", suite: defaults)
+	let observation = Defaults.observe(key, options: [], isolation: nil) { @Sendable change in
+		say("key \(change.newValue) \(key.isForced ? "forced" : "writable") \(originName(key.origin))")
+	}
+	let suiteObservation = Defaults.observe(suite: defaults, isolation: nil) { @Sendable change in
+		say("suite \(change.name)")
+	}
+	let updates = Task.detached {
+		for await change in Defaults.updates(suite: defaults) {
+			say("update \(change.name)")
+		}
+	}
+	say("ready \(defaults[key]) \(originName(key.origin))")
+	try await Task.sleep(for: .seconds(Double(arguments[3])!))
+	observation.invalidate()
+	suiteObservation.invalidate()
+	updates.cancel()
 
 case "read-loop":
 	let name = arguments[1]

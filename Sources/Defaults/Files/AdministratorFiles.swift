@@ -64,6 +64,15 @@ package enum AdministratorFiles {
 		)
 	}
 
+	/// Whether `file` is where an administrator's settings go: directly in a system configuration folder or in its `forced-defaults` folder.
+	package static func isAdministratorFile(_ file: URL) -> Bool {
+		let folder = file.deletingLastPathComponent().standardizedFileURL.path
+		return folders.contains { system in
+			let system = system.standardizedFileURL
+			return folder == system.path || folder == system.appendingPathComponent(forcedFolderName, isDirectory: true).path
+		}
+	}
+
 	/// Reads both layers of `domain` now. Never throws: a file that cannot be used is left out and named in ``Layers/ignored``.
 	package static func read(domain: String) -> Layers {
 		var layers = Layers()

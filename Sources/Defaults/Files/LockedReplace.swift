@@ -41,11 +41,11 @@ struct LockedReplace {
 		try fileSystem.read(url)
 	}
 
-	/// Replaces the file with `contents`, as a binary property list; returns the version written.
+	/// Replaces the file with `contents`, as a binary property list (a new file gets `newFileMode`); returns the version written.
 	@discardableResult
-	func replace(with contents: [String: PropertyListValue]) throws(Defaults.PersistenceError) -> FileVersion {
+	func replace(with contents: [String: PropertyListValue], newFileMode: mode_t = 0o600) throws(Defaults.PersistenceError) -> FileVersion {
 		let data = try SuiteFileContents.encode(contents, for: url.path)
-		try fileSystem.replaceAtomically(url, with: data)
+		try fileSystem.replaceAtomically(url, with: data, newFileMode: newFileMode)
 		return FileVersion(identity: fileSystem.identity(of: url), contents: data)
 	}
 

@@ -16,10 +16,16 @@ A file that does not parse is never rewritten: reading and editing it throw
 package struct PreferencesFile: Sendable {
 	package let url: URL
 	let fileSystem: any PreferencesFileSystem
+	/// The permissions of the file when an edit creates it.
+	let newFileMode: mode_t
 
-	/// A file at an explicit location.
+	/**
+	A file at an explicit location. A file an edit creates is private to the
+	user, unless it is an administrator's (in a system configuration folder,
+	see ``AdministratorFiles``): every user's programs must read that one.
+	*/
 	package init(url: URL) {
-		self.init(url: url, fileSystem: POSIXFileSystem())
+		self.init(url: url, fileSystem: POSIXFileSystem(), newFileMode: AdministratorFiles.isAdministratorFile(url) ? 0o644 : 0o600)
 	}
 
 	/// The file of the suite (domain) `name` in this process's preferences folder.
@@ -28,9 +34,10 @@ package struct PreferencesFile: Sendable {
 		self.init(url: try PreferencesLocation.folder().appendingPathComponent("\(name).plist", isDirectory: false))
 	}
 
-	init(url: URL, fileSystem: any PreferencesFileSystem) {
+	init(url: URL, fileSystem: any PreferencesFileSystem, newFileMode: mode_t = 0o600) {
 		self.url = url
 		self.fileSystem = fileSystem
+		self.newFileMode = newFileMode
 	}
 
 	/// The names of the suites that have a file in this process's preferences folder, sorted.
@@ -76,7 +83,7 @@ package struct PreferencesFile: Sendable {
 
 			if contents != original {
 				if let contents {
-					try file.replace(with: contents)
+					try file.replace(with: contents, newFileMode: newFileMode)
 				} else {
 					try file.remove()
 				}

@@ -20,8 +20,13 @@ package protocol PreferencesFileSystem: Sendable {
 	/// The file's bytes, or `nil` when there is no file.
 	func read(_ url: URL) throws(Defaults.PersistenceError) -> Data?
 
-	/// Replaces the file so that a reader, or a crash at any instant, sees the old or the new bytes, never a mix.
-	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError)
+	/**
+	Replaces the file so that a reader, or a crash at any instant, sees the
+	old or the new bytes, never a mix. A missing folder is created, private to
+	the user; a new file gets `newFileMode`, an existing one keeps the
+	permissions someone gave it.
+	*/
+	func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError)
 
 	/**
 	Does the slow part of replacing the file with `data` ahead of time, before
@@ -58,6 +63,11 @@ package protocol PreferencesFileSystem: Sendable {
 }
 
 extension PreferencesFileSystem {
+	/// Replaces the file as ``replaceAtomically(_:with:newFileMode:)`` does; a new preferences file is private to the user.
+	func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
+		try replaceAtomically(url, with: data, newFileMode: 0o600)
+	}
+
 	/// Sets an unreadable file aside as `<suite>.unreadable-<yyyyMMdd'T'HHmmss.SSS>[-N].plist`, the one name the library and the tool use.
 	func moveUnreadableAside(_ url: URL) throws(Defaults.PersistenceError) -> URL {
 		let formatter = DateFormatter()
@@ -180,20 +190,15 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		}
 	}
 
-	/// A new preferences file is private to the user.
-	package func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
-		try createFolder(url.deletingLastPathComponent())
-		try replaceAtomically(url, with: data, newFileMode: 0o600)
-	}
-
 	/**
-	Replaces the file through a temporary file in its folder (which must exist),
-	fsynced and renamed over it, then fsyncs the folder. A new file gets
-	`newFileMode`; an existing one keeps the permissions someone gave it. A
-	file that is a symbolic link (a dotfile manager's) is written through: its
-	target is replaced, in the target's folder, and the link stays.
+	Replaces the file through a temporary file in its folder, fsynced and
+	renamed over it, then fsyncs the folder. A new file gets `newFileMode`; an
+	existing one keeps the permissions someone gave it. A file that is a
+	symbolic link (a dotfile manager's) is written through: its target is
+	replaced, in the target's folder, and the link stays.
 	*/
 	package func replaceAtomically(_ link: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
+		try createFolder(link.deletingLastPathComponent())
 		try commitReplacement(prepareReplacement(of: link, with: data, newFileMode: newFileMode), newFileMode: newFileMode, writingAgain: false)
 	}
 

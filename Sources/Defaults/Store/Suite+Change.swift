@@ -17,18 +17,8 @@ extension Suite {
 	nobody observing, nothing else is read.
 	*/
 	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin) {
-		// A value pulled from the remote is stored under the forced one: other machines sync it, this one keeps what it is forced to.
-		if origin == .local, let forcingFile = administrator?.forcingFile(of: name) {
-			DiagnosticReporter.report(
-				.forcedValue,
-				key: name,
-				"'\(name)' of suite '\(displayName)' is forced by an administrator (\(forcingFile.path)): the write was refused, and the value stays the forced one"
-			)
-			return
-		}
-
 		let observers = observers.observers(of: name)
-		if observers.contains(where: \.wantsPrior) {
+		if observers.contains(where: \.wantsPrior), !isForcedLocalWrite(name, origin: origin) {
 			let prior = RawChange(name: name, oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
 			for observer in observers where observer.wantsPrior {
 				observer.deliver(prior)
@@ -38,7 +28,14 @@ extension Suite {
 		let file = file
 		var flushRequest = SuiteFile.FlushRequest.none
 		var refusal: Defaults.Diagnostic?
-		let applied = values.apply(newObject, to: name) { value in
+		var isRefusedAsForced = false
+		let applied = values.apply(newObject, to: name) { value, isForced in
+			// A value pulled from the remote is stored under the forced one: other machines sync it, this one keeps what it is forced to.
+			if isForced, origin == .local {
+				isRefusedAsForced = true
+				return false
+			}
+
 			if let file, let refused = file.refusal(ofSetting: name, to: value) {
 				refusal = refused
 				return false
@@ -49,7 +46,9 @@ extension Suite {
 		}
 
 		guard let applied else {
-			if let refusal {
+			if isRefusedAsForced {
+				reportForcedWrite(of: name)
+			} else if let refusal {
 				DiagnosticReporter.report(refusal)
 			}
 			return
@@ -66,6 +65,20 @@ extension Suite {
 		}
 	}
 
+	/// Whether a write of `name` from `origin` would be refused because an administrator forces it; asked only when a prior notification is due, as the write itself checks under the values' lock.
+	private func isForcedLocalWrite(_ name: String, origin: ChangeOrigin) -> Bool {
+		origin == .local && values.entry(forKey: name)?.source == .forced
+	}
+
+	private func reportForcedWrite(of name: String) {
+		let file = administrator?.forcingFile(of: name).map { " (\($0.path))" } ?? ""
+		DiagnosticReporter.report(
+			.forcedValue,
+			key: name,
+			"'\(name)' of suite '\(displayName)' is forced by an administrator\(file): the write was refused, and the value stays the forced one"
+		)
+	}
+
 	/**
 	Applies changes other processes made to the file, which the caller (the
 	file, holding its own lock) has just read: once it returns, reads see
@@ -77,7 +90,7 @@ extension Suite {
 		let file = file
 		var notifications: [ChangeNotification] = []
 		for (name, newObject) in changes {
-			let applied = values.apply(newObject, to: name) { _ in !(file?.isPending(name) ?? false) }
+			let applied = values.apply(newObject, to: name) { _, _ in !(file?.isPending(name) ?? false) }
 			guard let applied else {
 				continue
 			}

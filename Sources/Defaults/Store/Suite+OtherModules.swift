@@ -2,28 +2,35 @@ import Foundation
 
 /**
 What the library's other modules (the `DefaultsConfiguration` provider) read
-and observe of a suite: its own values as `Sendable` trees, read at once, and
-a callback after each change. Registered and global defaults are left out.
+and observe of a suite: the values that configure it as `Sendable` trees,
+read at once, and a callback after each change. Registered and global
+defaults are left out.
 
 <!-- check: internal -->
 ```swift
 let suite = Suite.of(UserDefaults(suiteName: "com.example.service")!)
-let timeout = suite.ownValue(forKey: "timeout")
+let timeout = suite.configuredValue(forKey: "timeout")
 let observation = suite.observe(["timeout"]) { print("changed") }
 ```
 */
 extension Suite {
 	/**
-	Every value of the suite's own (stored, or a launch argument), read at
-	once: a write made by another thread lands either wholly before or wholly
-	after this read, never halfway. Values that are not property lists are
-	left out.
+	Every value that configures the suite — an administrator's forced value,
+	a launch argument, the stored value, an administrator's system-wide
+	default, by precedence — read at once: a write made by another thread
+	lands either wholly before or wholly after this read, never halfway.
+	Values that are not property lists are left out.
 	*/
-	package func ownValues() -> [String: PropertyListValue] {
-		values.ownValues()
+	package func configuredValues() -> [String: PropertyListValue] {
+		values.configuredValues()
 	}
 
-	/// The suite's own value for `name`; `nil` when it has none or it is not a property list.
+	/// The value that configures `name`, as ``configuredValues()`` reads it; `nil` when it has none or it is not a property list.
+	package func configuredValue(forKey name: String) -> PropertyListValue? {
+		values.configuredObject(forKey: name).flatMap(PropertyListValue.init)
+	}
+
+	/// The suite's own value for `name` (stored, or a launch argument); `nil` when it has none or it is not a property list.
 	package func ownValue(forKey name: String) -> PropertyListValue? {
 		values.ownObject(forKey: name).flatMap(PropertyListValue.init)
 	}

@@ -53,6 +53,7 @@ struct WriteCommand: ParsableCommand {
 		if operands.remaining.isEmpty, key.drop(while: \.isWhitespace).first == "{" {
 			let contents = try Self.domainLiteral(key)
 			try DomainReplacement.check(contents, source: "the dictionary")
+			try Self.refuseForced(contents.keys.sorted(), of: operands.target)
 			try refuseMissingFolder(operands)
 			let target = operands.target
 			try operands.update { $0 = try DomainReplacement.contents(contents, replacing: $0, target: target) }
@@ -60,11 +61,24 @@ struct WriteCommand: ParsableCommand {
 		}
 
 		let action = try ValueParser.parse(operands.remaining)
+		try Self.refuseForced([key], of: operands.target)
 		try refuseMissingFolder(operands)
 		try operands.update { contents in
 			var values = contents ?? [:]
 			values[key] = try Self.apply(action, to: values[key], key: key)
 			contents = values
+		}
+	}
+
+	/// A program would never see the value of a key an administrator forces, and the library refuses to write one: so does the tool.
+	private static func refuseForced(_ keys: [String], of target: Target) throws {
+		guard case .domain(let domain) = target else {
+			return
+		}
+
+		let forced = AdministratorFiles.read(domain: domain).forced
+		if let key = keys.first(where: { forced[$0] != nil }), let setting = forced[key] {
+			throw ToolError.forcedKey(key, domain: domain, file: setting.file.path)
 		}
 	}
 

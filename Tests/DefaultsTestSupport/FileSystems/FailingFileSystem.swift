@@ -10,7 +10,7 @@ package struct FailingFileSystem: ForwardingFileSystem {
 		self.reason = reason
 	}
 
-	package func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
+	package func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
 		throw .fileOperationFailed(operation: "write", path: url.path, reason: reason)
 	}
 

@@ -15,8 +15,8 @@ extension ForwardingFileSystem {
 		try real.read(url)
 	}
 
-	package func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
-		try real.replaceAtomically(url, with: data)
+	package func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
+		try real.replaceAtomically(url, with: data, newFileMode: newFileMode)
 	}
 
 	package func remove(_ url: URL) throws(Defaults.PersistenceError) {

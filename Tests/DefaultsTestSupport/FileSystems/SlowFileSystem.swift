@@ -12,10 +12,10 @@ package struct SlowFileSystem: ForwardingFileSystem {
 		self.started = started
 	}
 
-	package func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
+	package func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
 		started.signal()
 		Thread.sleep(forTimeInterval: delay)
-		try real.replaceAtomically(url, with: data)
+		try real.replaceAtomically(url, with: data, newFileMode: newFileMode)
 	}
 
 }

@@ -13,12 +13,12 @@ package final class SwitchableFileSystem: ForwardingFileSystem {
 		set { failing.withLock { $0 = newValue } }
 	}
 
-	package func replaceAtomically(_ url: URL, with data: Data) throws(Defaults.PersistenceError) {
+	package func replaceAtomically(_ url: URL, with data: Data, newFileMode: mode_t) throws(Defaults.PersistenceError) {
 		guard !failsWrites else {
 			throw .fileOperationFailed(operation: "write", path: url.path, reason: "writes are switched off by the test")
 		}
 
-		try real.replaceAtomically(url, with: data)
+		try real.replaceAtomically(url, with: data, newFileMode: newFileMode)
 	}
 
 }

@@ -33,11 +33,11 @@ struct SuiteObjectTests {
 		#expect(values.entry(forKey: "none") == nil)
 
 		// Removing the stored value uncovers the global one, then the registered default.
-		_ = values.apply(nil, to: "stored") { _ in true }
+		_ = values.apply(nil, to: "stored") { _, _ in true }
 		#expect(values.entry(forKey: "stored")?.object as? Int == 3)
 		#expect(values.ownObject(forKey: "stored") == nil)
 		#expect(values.ownObject(forKey: "argument") as? Int == 1)
-		_ = values.apply(9, to: "both") { _ in true }
+		_ = values.apply(9, to: "both") { _, _ in true }
 		#expect(values.entry(forKey: "both")?.object as? Int == 1, "a launch argument still wins")
 	}
 
@@ -72,7 +72,7 @@ struct SuiteObjectTests {
 			let values = OwnedSuiteValues(stored: stored, arguments: [:], global: [:])
 			var recorded = 0
 			for round in 0..<100 {
-				_ = values.apply(round, to: "k\(round % size)") { _ in
+				_ = values.apply(round, to: "k\(round % size)") { _, _ in
 					recorded += 1
 					return true
 				}

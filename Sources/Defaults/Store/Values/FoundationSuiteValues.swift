@@ -58,7 +58,12 @@ final class FoundationSuiteValues: SuiteValueStore {
 		return defaults.persistentDomain(forName: domainName)?[name]
 	}
 
-	func ownValues() -> [String: PropertyListValue] {
+	/// Foundation's own: forced values, where it has them, are among them (Apple platforms).
+	func configuredObject(forKey name: String) -> Any? {
+		ownObject(forKey: name)
+	}
+
+	func configuredValues() -> [String: PropertyListValue] {
 		let stored: [String: Any]
 		if let domainName = persistentDomainName {
 			stored = defaults.persistentDomain(forName: domainName) ?? [:]
@@ -91,8 +96,9 @@ final class FoundationSuiteValues: SuiteValueStore {
 		return Array((defaults.persistentDomain(forName: domainName) ?? [:]).keys)
 	}
 
-	func apply(_ object: Any?, to name: String, if accepted: (PropertyListValue?) -> Bool) -> AppliedChange? {
-		guard accepted(object.flatMap(PropertyListValue.init)) else {
+	/// Foundation applies forced values by itself where it has them (Apple platforms): a write of a forced key is stored under it.
+	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
+		guard accepted(object.flatMap(PropertyListValue.init), false) else {
 			return nil
 		}
 

@@ -75,11 +75,17 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return stored[name]
 	}
 
-	func ownValues() -> [String: PropertyListValue] {
+	func configuredValues() -> [String: PropertyListValue] {
 		lock.lock()
-		let own = stored.merging(arguments) { $1 }
+		let configured = effective.compactMapValues { $0.source.configures ? $0.object : nil }
 		lock.unlock()
-		return own.compactMapValues(PropertyListValue.init)
+		return configured.compactMapValues(PropertyListValue.init)
+	}
+
+	func configuredObject(forKey name: String) -> Any? {
+		lock.lock()
+		defer { lock.unlock() }
+		return effective[name].flatMap { $0.source.configures ? $0.object : nil }
 	}
 
 	func storedValues() -> [String: PropertyListValue] {
@@ -99,19 +105,19 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return Array(stored.keys)
 	}
 
-	func apply(_ object: Any?, to name: String, if accepted: (PropertyListValue?) -> Bool) -> AppliedChange? {
+	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
 		let value = object.flatMap(PropertyListValue.init)
 		// Kept as the file will give it back, so reads before and after a restart agree.
 		let normalized = value?.object
 		lock.lock()
 		defer { lock.unlock() }
-		guard accepted(value) else {
+		let old = effective[name]
+		guard accepted(value, old?.source == .forced) else {
 			return nil
 		}
 
-		let old = effective[name]?.object
 		stored[name] = normalized
-		return AppliedChange(oldObject: old, newObject: refresh(name))
+		return AppliedChange(oldObject: old?.object, newObject: refresh(name))
 	}
 
 	func register(_ object: Any, forKey name: String) {

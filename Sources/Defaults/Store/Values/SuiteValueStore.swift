@@ -14,6 +14,11 @@ enum ValueSource: UInt8, Sendable {
 	case global
 	/// The default a key of this suite registered.
 	case registered
+
+	/// Whether a value from here configures the suite, rather than being a fallback (global and registered defaults).
+	var configures: Bool {
+		rawValue <= Self.systemWide.rawValue
+	}
 }
 
 /**
@@ -74,8 +79,16 @@ protocol SuiteValueStore: AnyObject, Sendable {
 	/// The value stored in the suite for `name`, whatever launch arguments, global or registered defaults say.
 	func storedObject(forKey name: String) -> Any?
 
-	/// Every value of the suite's own (stored, overridden by launch arguments), read at once.
-	func ownValues() -> [String: PropertyListValue]
+	/**
+	Every value that configures the suite, read at once: forced values, launch
+	arguments, stored values and system-wide defaults, by precedence. Global
+	and registered defaults are left out: they are fallbacks, not
+	configuration.
+	*/
+	func configuredValues() -> [String: PropertyListValue]
+
+	/// The value that configures `name`, as ``configuredValues()`` gives it.
+	func configuredObject(forKey name: String) -> Any?
 
 	/// Every value stored in the suite, without launch arguments: what its file must hold.
 	func storedValues() -> [String: PropertyListValue]
@@ -88,11 +101,13 @@ protocol SuiteValueStore: AnyObject, Sendable {
 
 	/**
 	Stores `object` under `name` (`nil`: removes it) if `accepted`, which runs
-	under the store's lock with the value as a property list, returns `true`.
-	Returns what a read gave before and gives after (a launch argument or a
-	default may show through), or `nil` when the change was not accepted.
+	under the store's lock with the value as a property list and whether an
+	administrator forces `name` (read under the same lock, so a write cannot
+	slip between the check and the change), returns `true`. Returns what a
+	read gave before and gives after (a launch argument or a default may show
+	through), or `nil` when the change was not accepted.
 	*/
-	func apply(_ object: Any?, to name: String, if accepted: (PropertyListValue?) -> Bool) -> AppliedChange?
+	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange?
 
 	/// Makes `object` this suite's registered default for `name`.
 	func register(_ object: Any, forKey name: String)

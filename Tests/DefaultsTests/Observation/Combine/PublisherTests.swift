@@ -34,6 +34,20 @@ struct PublisherTests {
 		cancellable.cancel()
 	}
 
+	@Test("an administrator's system-wide file reaches a publisher as it is installed and removed")
+	func administratorChangesArrive() async throws {
+		let managed = AdministratorLayerTests.ManagedSuite()
+		let key = Defaults.Key<String>(managed.suite.keyName(), default: "app", suite: managed.suite.defaults)
+		let values = Recorder<String>()
+		let cancellable = Defaults.publisher(key, options: []).map(\.newValue).sink { values.append($0) }
+		defer { cancellable.cancel() }
+
+		try managed.install([key.name: "system"], at: managed.systemWideFile)
+		#expect(await eventually { values.values == ["system"] })
+		try FileManager.default.removeItem(at: managed.systemWideFile)
+		#expect(await eventually { values.values == ["system", "app"] })
+	}
+
 	@Test func withoutInitialOnlyWritesArrive() {
 		let suite = TestSuite()
 		let key = Defaults.Key<String>(suite.keyName(), default: "a", suite: suite.defaults)
