@@ -75,7 +75,12 @@ final class FoundationSuiteValues: SuiteValueStore {
 	}
 
 	func storedValues() -> [String: PropertyListValue] {
-		storedNames().reduce(into: [:]) { values, name in
+		// The domain read once, not once per name: a copy of the whole domain each time.
+		if let domainName = persistentDomainName {
+			return (defaults.persistentDomain(forName: domainName) ?? [:]).compactMapValues(PropertyListValue.init)
+		}
+
+		return storedNames().reduce(into: [:]) { values, name in
 			values[name] = storedObject(forKey: name).flatMap(PropertyListValue.init)
 		}
 	}
