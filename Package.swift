@@ -153,6 +153,7 @@ let package = Package(
 				"DefaultsTesting",
 				"DefaultsTestSupport",
 				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+				.product(name: "Logging", package: "swift-log", condition: .when(traits: ["Postgres"])),
 			]
 		),
 		.testTarget(

@@ -53,19 +53,32 @@ final class ConnectionErrorRecorder: Sendable {
 			}
 
 			let details = event.metadata?.first { $0.key.contains("error") }?.value
-			recorder.record(details.map { Self.serverMessage(in: "\($0)") } ?? "unknown")
+			recorder.record(details.map(Self.reason) ?? "unknown")
 		}
 
-		/// The server's message when the error carries one (as `message: …`), else the error as logged.
+		/// What went wrong, in the server's own words when it sent any (whole: "sorry, too many clients already").
+		private static func reason(in details: Logger.MetadataValue) -> String {
+			if case .stringConvertible(let value) = details {
+				return Defaults.PostgresRemoteStoreError.from(value as? any Error ?? PlainError(description: "\(value)")).reason
+			}
+
+			return serverMessage(in: "\(details)")
+		}
+
+		/// The message field of a logged server error (`message: …` up to the next field or the end), else the error as logged.
 		private static func serverMessage(in logged: String) -> String {
 			guard let start = logged.range(of: "message: ") else {
 				return logged
 			}
 
 			let rest = logged[start.upperBound...]
-			let end = rest.firstIndex { $0 == "]" || $0 == "," } ?? rest.endIndex
+			let end = rest.firstMatch(of: /, [a-zA-Z]+: |\]/)?.range.lowerBound ?? rest.endIndex
 			return String(rest[..<end]).trimmingCharacters(in: .whitespaces)
 		}
+	}
+
+	private struct PlainError: Error, CustomStringConvertible {
+		let description: String
 	}
 }
 #endif

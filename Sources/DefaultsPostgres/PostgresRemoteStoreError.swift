@@ -54,14 +54,47 @@ extension Defaults {
 			}
 
 			guard let error = error as? PSQLError else {
-				return .connectionLost("\(error)")
+				return .connectionLost(poolFailure(in: "\(error)") ?? "\(error)")
 			}
 
 			if let message = error.serverInfo?[.message] {
 				return .server(sqlState: error.serverInfo?[.sqlState] ?? "?", message: message)
 			}
 
-			return .connectionLost("\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+			return .connectionLost("\(error.code)" + (error.underlying.map { ": \(poolFailure(in: "\($0)") ?? "\($0)")" } ?? ""))
+		}
+
+		/// What the store's connection pool means by one of its errors (`ConnectionPoolError(base: _ConnectionPoolModule…)`), or `nil` for another error.
+		static func poolFailure(in description: String) -> String? {
+			guard description.contains("ConnectionPoolError") else {
+				return nil
+			}
+
+			if description.contains("connectionCreationCircuitBreakerTripped") {
+				return "no connection could be made: every recent attempt failed, and the pool waits before trying again"
+			}
+
+			if description.contains("poolShutdown") {
+				return "the store's connections are shut down"
+			}
+
+			if description.contains("requestCancelled") {
+				return "the wait for a connection was cancelled"
+			}
+
+			return "the connection pool failed (\(description))"
+		}
+
+		/// The reason alone, for a message that says what failed itself: the server's words when it sent any.
+		var reason: String {
+			switch self {
+			case .server(let sqlState, let message):
+				"\(message) (SQLSTATE \(sqlState))"
+			case .connectionLost(let reason):
+				reason
+			default:
+				description
+			}
 		}
 	}
 }

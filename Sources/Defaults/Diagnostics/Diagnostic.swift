@@ -41,6 +41,8 @@ extension Defaults {
 			case watchInterrupted
 			/// A synced key could not be sent to the remote (it would exceed the remote's limits, or the remote failed); it stays local and is retried.
 			case syncFailed
+			/// Publishing to or reading the sync remote works again after failing; the message counts the failures, which were not reported one by one.
+			case syncRecovered
 			/// What the synchroniser did, reported only while `Defaults.iCloud.isDebug` is on.
 			case syncEvent
 			/// A migration threw, or its changes could not be written: the suite was left as it was, and the migrations run again next time.

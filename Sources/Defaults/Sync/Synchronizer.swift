@@ -59,6 +59,8 @@ final class Synchronizer: SuiteSyncLink {
 		var pullRequest = PullRequest.none
 		/// Implausible remote timestamps already reported, as `key@timestamp`: each is reported once.
 		var refusedStamps: Set<String> = []
+		/// Publishing or reading failing now: reported once per cause, counted, and reported again when it works.
+		var failures = SyncFailureReports()
 	}
 
 	let clock: HybridLogicalClock
@@ -114,6 +116,8 @@ final class Synchronizer: SuiteSyncLink {
 					state.remote = newValue
 					state.feed = feed
 					state.quota = RemoteQuota()
+					// Another remote: the old one's failures say nothing about it.
+					state.failures = SyncFailureReports()
 				}
 
 				return state.feed
@@ -302,10 +306,15 @@ final class Synchronizer: SuiteSyncLink {
 		do {
 			try await remote.publish(accepted)
 			debug("published \(accepted.keys.sorted())")
+			reportSuccess(of: .publishing)
 		} catch {
-			DiagnosticReporter.report(.syncFailed, key: nil, "publishing \(accepted.count) keys failed: \(error); retrying with the next change")
-			state.withLock { state in
+			let report = state.withLock { state in
 				state.outbox.merge(accepted) { newer, _ in newer }
+				return state.failures.failed(.publishing, cause: "\(error)", at: .now)
+			}
+
+			if let report {
+				DiagnosticReporter.report(.syncFailed, key: nil, report)
 			}
 		}
 	}
@@ -334,8 +343,11 @@ final class Synchronizer: SuiteSyncLink {
 		let entries: [String: Defaults.RemoteEntry]
 		do {
 			entries = try await remote.entries()
+			reportSuccess(of: .reading)
 		} catch {
-			DiagnosticReporter.report(.syncFailed, key: nil, "reading the remote failed: \(error); retrying with the next change")
+			if let report = state.withLock({ $0.failures.failed(.reading, cause: "\(error)", at: .now) }) {
+				DiagnosticReporter.report(.syncFailed, key: nil, report)
+			}
 			return
 		}
 
@@ -387,6 +399,13 @@ final class Synchronizer: SuiteSyncLink {
 		ledger.record(entry.timestamp, for: key.name)
 		key.suiteObject.change(key.name, to: entry.value?.storage?.object, origin: .synced)
 		debug("adopted '\(key.name)' from \(entry.timestamp)")
+	}
+
+	/// Ends an outage of `operation`, if there was one, with the count of its failures.
+	private func reportSuccess(of operation: SyncFailureReports.Operation) {
+		if let report = state.withLock({ $0.failures.succeeded(operation, at: .now) }) {
+			DiagnosticReporter.report(.syncRecovered, key: nil, report)
+		}
 	}
 
 	private func debug(_ message: @autoclosure () -> String) {
