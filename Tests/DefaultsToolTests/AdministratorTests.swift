@@ -126,3 +126,16 @@ struct AdministratorTests {
 		#expect(info.st_mode & 0o777 == 0o640)
 	}
 }
+
+extension AdministratorTests {
+	@Test("a user's own file stays private even when the preferences folder is also listed as a system folder")
+	func preferencesFolderListedAsSystemFolder() throws {
+		let sandbox = ToolSandbox()
+		var environment = sandbox.environment
+		environment["XDG_CONFIG_DIRS"] = sandbox.folder.path
+		#expect(try sandbox.run(["write", sandbox.domain, "key", "value"], environment: environment).status == 0)
+		var info = stat()
+		#expect(stat(sandbox.fileURL.path, &info) == 0)
+		#expect(info.st_mode & 0o777 == 0o600)
+	}
+}

@@ -101,7 +101,7 @@ extension Defaults.Key {
 			object,
 			key: name,
 			in: suite,
-			"\(error); returning the default and leaving the stored value untouched"
+			"\(error)\(suite.administratorSource(of: name).map { " (\($0))" } ?? ""); returning the default and leaving the stored value untouched"
 		)
 		return defaultValue
 	}

@@ -57,6 +57,10 @@ package enum AdministratorFiles {
 
 	/// Every file that may hold settings of `domain`, system-wide ones first, each kind most important first.
 	package static func files(ofDomain domain: String) -> (systemWide: [URL], forced: [URL]) {
+		files(ofDomain: domain, in: folders)
+	}
+
+	private static func files(ofDomain domain: String, in folders: [URL]) -> (systemWide: [URL], forced: [URL]) {
 		let name = "\(domain).plist"
 		return (
 			folders.map { $0.appendingPathComponent(name, isDirectory: false) },
@@ -67,6 +71,11 @@ package enum AdministratorFiles {
 	/// Whether `file` is where an administrator's settings go: directly in a system configuration folder or in its `forced-defaults` folder.
 	package static func isAdministratorFile(_ file: URL) -> Bool {
 		let folder = file.deletingLastPathComponent().standardizedFileURL.path
+		// The user's own preferences stay theirs, even when a system folder is listed as the preferences folder too.
+		if let preferences = try? PreferencesLocation.folder(), preferences.standardizedFileURL.path == folder {
+			return false
+		}
+
 		return folders.contains { system in
 			let system = system.standardizedFileURL
 			return folder == system.path || folder == system.appendingPathComponent(forcedFolderName, isDirectory: true).path
@@ -75,8 +84,13 @@ package enum AdministratorFiles {
 
 	/// Reads both layers of `domain` now. Never throws: a file that cannot be used is left out and named in ``Layers/ignored``.
 	package static func read(domain: String) -> Layers {
+		read(domain: domain, in: folders)
+	}
+
+	/// Reads both layers of `domain` from the system configuration folders `folders`, most important first.
+	static func read(domain: String, in folders: [URL]) -> Layers {
 		var layers = Layers()
-		let (systemWide, forced) = files(ofDomain: domain)
+		let (systemWide, forced) = files(ofDomain: domain, in: folders)
 		// Least important first, so that a more important folder's value replaces it.
 		for file in systemWide.reversed() {
 			for (name, value) in contents(of: file, requiringRootOwnership: false, ignored: &layers.ignored) {
@@ -93,29 +107,64 @@ package enum AdministratorFiles {
 		return layers
 	}
 
+	/**
+	The values in `file`, or none when it does not exist or cannot be used
+	(then `ignored` says why). Read through descriptors: the folder and the
+	file whose owner and mode are checked are the ones read, whatever is
+	renamed or re-linked meanwhile.
+	*/
 	private static func contents(of file: URL, requiringRootOwnership: Bool, ignored: inout [URL: String]) -> [String: PropertyListValue] {
-		let fileSystem = POSIXFileSystem()
-		let before = fileSystem.identity(of: file)
-		guard before != nil else {
+		let folderPath = file.deletingLastPathComponent().path
+		let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		guard folder >= 0 else {
+			// No folder is no file; any other failure hides a file that may exist, so it is said.
+			if errno != ENOENT, errno != ENOTDIR {
+				ignored[file] = "cannot be read: its folder cannot be opened (\(String(cString: strerror(errno))))"
+			}
 			return [:]
 		}
 
-		if requiringRootOwnership, let problem = writableByOthersThanRoot(file) {
+		defer { close(folder) }
+		if requiringRootOwnership, let problem = writableByOthersThanRoot(folder, what: "its folder") {
+			ignored[file] = "is not trusted to force values: \(problem)"
+			return [:]
+		}
+
+		// Non-blocking, so that a FIFO cannot hang the reader; it is refused below.
+		let descriptor = openat(folder, file.lastPathComponent, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+		guard descriptor >= 0 else {
+			switch errno {
+			case ENOENT:
+				break
+			case ELOOP:
+				ignored[file] = "cannot be read: it is a loop of symbolic links"
+			case ENXIO:
+				ignored[file] = "is not a regular file"
+			default:
+				ignored[file] = "cannot be read: \(String(cString: strerror(errno)))"
+			}
+			return [:]
+		}
+
+		defer { close(descriptor) }
+		var info = stat()
+		guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+			ignored[file] = "is not a regular file"
+			return [:]
+		}
+
+		if requiringRootOwnership, let problem = writableByOthersThanRoot(descriptor, what: "the file") {
 			ignored[file] = "is not trusted to force values: \(problem)"
 			return [:]
 		}
 
 		let reading: SuiteFileContents.Reading
 		do {
-			reading = try fileSystem.reading(file).reading
+			reading = SuiteFileContents.decode(try POSIXFileSystem().readAll(descriptor, url: file))
+		} catch .fileTooLarge(_, let size, let limit) {
+			reading = .tooLarge(size: size, limit: limit)
 		} catch {
 			ignored[file] = "cannot be read: \(error)"
-			return [:]
-		}
-
-		// Replaced between the check and the read: the watcher reports the replacement, and it is read again then.
-		if requiringRootOwnership, fileSystem.identity(of: file) != before {
-			ignored[file] = "was replaced while it was read"
 			return [:]
 		}
 
@@ -130,21 +179,19 @@ package enum AdministratorFiles {
 		}
 	}
 
-	/// Why a user other than root could change `file` (through it or its folder), or `nil` when none can.
-	private static func writableByOthersThanRoot(_ file: URL) -> String? {
-		for (path, what) in [(file.path, "the file"), (file.deletingLastPathComponent().path, "its folder")] {
-			var info = stat()
-			guard stat(path, &info) == 0 else {
-				return "\(what) cannot be examined (\(String(cString: strerror(errno))))"
-			}
+	/// Why a user other than root could change what `descriptor` (`what`: the file, or its folder) holds, or `nil` when none can.
+	private static func writableByOthersThanRoot(_ descriptor: Int32, what: String) -> String? {
+		var info = stat()
+		guard fstat(descriptor, &info) == 0 else {
+			return "\(what) cannot be examined (\(String(cString: strerror(errno))))"
+		}
 
-			if info.st_uid != 0 {
-				return "\(what) is owned by user \(info.st_uid), not root"
-			}
+		if info.st_uid != 0 {
+			return "\(what) is owned by user \(info.st_uid), not root"
+		}
 
-			if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-				return "\(what) can be written by users other than root (mode \(String(info.st_mode & 0o7777, radix: 8)))"
-			}
+		if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+			return "\(what) can be written by users other than root (mode \(String(info.st_mode & 0o7777, radix: 8)))"
 		}
 
 		return nil

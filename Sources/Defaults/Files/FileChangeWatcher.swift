@@ -57,17 +57,27 @@ package final class FileChangeWatcher: @unchecked Sendable {
 
 	let state = Locked(State())
 
-	/// Starts notifying `listener`, which is held weakly, of changes to its file.
+	/// Starts notifying `listener`, which is held weakly, of changes to its file; its folder is created (private to the user) when missing.
 	package func watch(_ listener: any FileChangeListener) {
-		watch(listener, folder: listener.url.deletingLastPathComponent(), wholeFolder: false)
+		watch([listener], wholeFolder: false, creatingFolders: true)
+	}
+
+	/**
+	Starts notifying `listeners`, held weakly, of changes to their files,
+	without creating any folder: a missing folder is awaited, and its
+	listeners re-read their files when it appears. For files others own (an
+	administrator's), whose folders are not the library's to make.
+	*/
+	func watchWithoutCreatingFolders(_ listeners: [any FileChangeListener]) {
+		watch(listeners, wholeFolder: false, creatingFolders: false)
 	}
 
 	/// Starts notifying `listener`, whose `url` is a folder, of changes to any file in it.
 	func watchFolder(_ listener: any FileChangeListener) {
-		watch(listener, folder: listener.url, wholeFolder: true)
+		watch([listener], wholeFolder: true, creatingFolders: true)
 	}
 
-	private func watch(_ listener: any FileChangeListener, folder: URL, wholeFolder: Bool) {
+	private func watch(_ listeners: [any FileChangeListener], wholeFolder: Bool, creatingFolders: Bool) {
 		#if canImport(Glibc)
 		let (descriptor, isNew) = state.withLock { state -> (Int32, Bool) in
 			if state.descriptor >= 0 {
@@ -83,34 +93,42 @@ package final class FileChangeWatcher: @unchecked Sendable {
 			return
 		}
 
-		try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-		let folderPath = folder.standardizedFileURL.path
-		let isMissing = state.withLock { state in
-			state.listenedFolders.insert(folderPath)
-			let path = listener.url.standardizedFileURL.path
-			if wholeFolder {
-				state.folderListeners[path, default: []].removeAll { $0.listener == nil }
-				state.folderListeners[path, default: []].append(WeakListener(listener: listener))
-			} else {
-				state.listeners[path, default: []].removeAll { $0.listener == nil }
-				state.listeners[path, default: []].append(WeakListener(listener: listener))
+		var isMissing = false
+		for listener in listeners {
+			let folder = wholeFolder ? listener.url : listener.url.deletingLastPathComponent()
+			if creatingFolders {
+				try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 			}
 
-			guard state.missingFolders[folderPath] == nil else {
-				return false
-			}
+			let folderPath = folder.standardizedFileURL.path
+			isMissing = state.withLock { state in
+				state.listenedFolders.insert(folderPath)
+				let path = listener.url.standardizedFileURL.path
+				if wholeFolder {
+					state.folderListeners[path, default: []].removeAll { $0.listener == nil }
+					state.folderListeners[path, default: []].append(WeakListener(listener: listener))
+				} else {
+					state.listeners[path, default: []].removeAll { $0.listener == nil }
+					state.listeners[path, default: []].append(WeakListener(listener: listener))
+				}
 
-			let watch = inotify_add_watch(descriptor, folderPath, Self.folderEvents)
-			if watch >= 0 {
-				state.watchedFolders[watch] = folderPath
-				return false
-			}
+				guard state.missingFolders[folderPath] == nil else {
+					return false
+				}
 
-			// It could not be created: wait for someone to create it.
-			state.missingFolders[folderPath] = MissingFolder(since: nil)
-			return true
+				let watch = inotify_add_watch(descriptor, folderPath, Self.folderEvents)
+				if watch >= 0 {
+					state.watchedFolders[watch] = folderPath
+					return false
+				}
+
+				// It does not exist (or could not be created): wait for someone to create it.
+				state.missingFolders[folderPath] = MissingFolder(since: nil)
+				return true
+			} || isMissing
 		}
 
+		// Once for all of them: each pass looks at every missing folder.
 		if isMissing {
 			watchFolders()
 		}
@@ -169,7 +187,8 @@ package final class FileChangeWatcher: @unchecked Sendable {
 
 		var toNotify = listeners(of: batch)
 		if batch.needsNewWatches {
-			let recovered = watchFolders()
+			let appeared = watchFolders()
+			let recovered = appeared.compactMapValues { $0 }
 			for (folder, since) in recovered.sorted(by: { $0.key < $1.key }) {
 				let milliseconds = (DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1_000_000
 				DiagnosticReporter.report(
@@ -179,7 +198,8 @@ package final class FileChangeWatcher: @unchecked Sendable {
 				)
 			}
 
-			toNotify += state.withLock { $0.listeners(inFolders: Set(recovered.keys)) }
+			// A folder that never existed while watched may already hold files, written before its watch was added.
+			toNotify += state.withLock { $0.listeners(inFolders: Set(appeared.keys)) }
 		}
 
 		var notified: Set<ObjectIdentifier> = []
@@ -200,9 +220,9 @@ package final class FileChangeWatcher: @unchecked Sendable {
 		}
 	}
 
-	/// Watches every missing folder that exists again, or the nearest ancestor that announces its return; returns the ones that are back and when they went missing.
+	/// Watches every missing folder that exists again, or the nearest ancestor that announces its return; returns the ones that appeared, with when they went missing (`nil`: never seen before).
 	@discardableResult
-	private func watchFolders() -> [String: DispatchTime] {
+	private func watchFolders() -> [String: DispatchTime?] {
 		state.withLock { state in
 			state.watchMissingFolders()
 		}
@@ -266,6 +286,20 @@ extension FileChangeWatcher.State {
 		return batch
 	}
 
+	/// Every folder with a listener still alive, to a file in it or to the folder itself: one pass over the listeners.
+	private func foldersWithLiveListeners() -> Set<String> {
+		var folders: Set<String> = []
+		for (path, listeners) in listeners where listeners.contains(where: { $0.listener != nil }) {
+			folders.insert(URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path)
+		}
+
+		for (path, listeners) in folderListeners where listeners.contains(where: { $0.listener != nil }) {
+			folders.insert(path)
+		}
+
+		return folders
+	}
+
 	/// The listeners of files in `folders` and of the folders themselves.
 	func listeners(inFolders folders: Set<String>) -> [any FileChangeListener] {
 		guard !folders.isEmpty else {
@@ -280,16 +314,18 @@ extension FileChangeWatcher.State {
 	/**
 	Watches each missing folder that exists again; for the others, watches the
 	nearest existing ancestor, whose events announce the next folder level.
-	Returns the folders that are back, with when they went missing.
+	Returns the folders that appeared, with when they went missing (`nil`:
+	never seen before).
 	*/
-	mutating func watchMissingFolders() -> [String: DispatchTime] {
-		for folder in missingFolders.keys where listeners(inFolders: [folder]).isEmpty {
+	mutating func watchMissingFolders() -> [String: DispatchTime?] {
+		let foldersWithListeners = foldersWithLiveListeners()
+		for folder in missingFolders.keys where !foldersWithListeners.contains(folder) {
 			// Its listeners have all gone while it was missing: stop waiting for it.
 			missingFolders[folder] = nil
 			listenedFolders.remove(folder)
 		}
 
-		var recovered: [String: DispatchTime] = [:]
+		var recovered: [String: DispatchTime?] = [:]
 		for (folder, missing) in missingFolders {
 			// Bounded: each round either watches the folder or an ancestor one level closer to it.
 			for _ in 0..<64 {
@@ -297,10 +333,7 @@ extension FileChangeWatcher.State {
 				if watch >= 0 {
 					watchedFolders[watch] = folder
 					missingFolders[folder] = nil
-					if let since = missing.since {
-						recovered[folder] = since
-					}
-
+					recovered[folder] = .some(missing.since)
 					break
 				}
 

@@ -161,6 +161,11 @@ package struct POSIXFileSystem: PreferencesFileSystem {
 		}
 
 		defer { close(descriptor) }
+		return try readAll(descriptor, url: url)
+	}
+
+	/// Reads an open file to its end; refuses one over ``FileLimits/maximumFileSize`` by its size before reading it, and stops one growing past it while being read.
+	package func readAll(_ descriptor: Int32, url: URL) throws(Defaults.PersistenceError) -> Data {
 		let limit = FileLimits.maximumFileSize
 		var info = stat()
 		if fstat(descriptor, &info) == 0, Int64(info.st_size) > limit {

@@ -18,6 +18,18 @@ extension Suite {
 		#endif
 	}
 
+	/// Which administrator's file the current value of `name` comes from, as a message says it; `nil` when it is not an administrator's.
+	func administratorSource(of name: String) -> String? {
+		switch origin(of: name) {
+		case .forced(let file?):
+			"the value an administrator forces in \(file.path)"
+		case .systemWide(let file?):
+			"the system-wide default in \(file.path)"
+		default:
+			nil
+		}
+	}
+
 	/// Where the current value of `name` comes from, and the file behind it.
 	func origin(of name: String) -> Defaults.ValueOrigin {
 		#if canImport(Darwin)

@@ -39,10 +39,9 @@ final class AdministratorLayers: Sendable {
 		let (systemWide, forced) = AdministratorFiles.files(ofDomain: domain)
 		let listeners = (systemWide + forced).map { FileListener($0, owner: self) }
 		state.withLock { $0.listeners = listeners }
-		for listener in listeners {
-			FileChangeWatcher.shared.watch(listener)
-		}
-
+		FileChangeWatcher.shared.watchWithoutCreatingFolders(listeners)
+		// Read again now that the files are watched: a change between the first read and the watch would be missed.
+		filesDidChange()
 		report(state.withLock { $0.layers.ignored })
 	}
 
@@ -86,7 +85,7 @@ final class AdministratorLayers: Sendable {
 			DiagnosticReporter.report(
 				.ignoredAdministratorFile,
 				key: nil,
-				"\(file.path) \(reason); suite '\(domain)' reads as if it did not exist until it can be used"
+				"\(file.path) \(reason); suite '\(domain)' reads as if that file did not exist until it can be used"
 			)
 		}
 	}
