@@ -16,7 +16,8 @@ extension PostgresTests {
 			let (_, reported) = try await DiagnosticReporter.claimingAsync(where: { $0.message.contains("namespace '\(namespace)'") || $0.message.contains("SQLSTATE 57P01") }) {
 				try await everyChangeArrives(in: namespace, despite: fault, at: steps)
 			}
-			#expect(reported.allSatisfy { $0.kind == .syncFailed }, "\(reported)")
+			// A failed publish is reported once, and once more, with its count, when publishing works again.
+			#expect(reported.allSatisfy { $0.kind == .syncFailed || $0.kind == .syncRecovered }, "\(reported)")
 		}
 
 		private func everyChangeArrives(in namespace: String, despite fault: @escaping (Int, PostgresDevice, PostgresDevice) async throws -> Void, at steps: Set<Int>) async throws {
@@ -102,7 +103,43 @@ extension PostgresTests {
 			#expect(result.status == 0, "\(result.errorOutput)")
 			#expect(result.lines == ["written", "local 7"])
 			let failures = result.errorOutput.components(separatedBy: "\n").filter { $0.contains("syncFailed") && $0.contains("password authentication failed") }
-			#expect(failures.count >= 3, "\(result.errorOutput)")
+			// Once per operation (publishing, reading, the change feed) while the cause stays the same, not once per attempt.
+			#expect((1...3).contains(failures.count), "\(result.errorOutput)")
+		}
+
+		@Test("an outage is reported once per cause, and its end with the count of failures, not once per write")
+		func outageIsReportedOnce() async throws {
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let suite = "defaults-pg-outage.\(UUID().uuidString)"
+			defer {
+				TestEnvironment.removeFiles(ofSuite: suite)
+				TestEnvironment.removeFiles(ofSuite: "\(suite).defaults-sync")
+			}
+
+			try PostgresTestServer.control("stop-server")
+			var serverIsUp = false
+			defer {
+				if !serverIsUp {
+					try? PostgresTestServer.control("start-server")
+				}
+			}
+
+			let environment = PostgresTestServer.childEnvironment(overriding: ["DEFAULTS_PG_OPERATION_TIMEOUT_MS": "300"])
+			let writer = try ChildProcess("DefaultsPostgresTestHelper", ["write-each", namespace, suite, "volume", "60", "50"], environment: environment)
+			defer { writer.kill() }
+			#expect(writer.waitForLine(timeout: 60) { $0.hasPrefix("wrote 30 ") } != nil)
+
+			try PostgresTestServer.control("start-server")
+			serverIsUp = true
+			let store = try PostgresTestServer.store(namespace: namespace)
+			#expect(await eventually { (try? await store.entries()["volume"]?.value) == 60 }, "the last write reached the table")
+			#expect(writer.waitUntilExit() == 0)
+
+			let lines = writer.errorOutputText.components(separatedBy: "\n")
+			let failures = lines.filter { $0.contains("syncFailed") }
+			// Publishing, reading, and the change feed: each once, whatever the number of writes.
+			#expect((1...3).contains(failures.count), "\(writer.errorOutputText)")
+			#expect(lines.contains { $0.contains("syncRecovered") && $0.contains("works again after") }, "\(writer.errorOutputText)")
 		}
 	}
 }
