@@ -27,13 +27,16 @@ let package = Package(
 		.library(name: "DefaultsPostgres", targets: ["DefaultsPostgres"]),
 		// Empty unless the `Configuration` trait is on.
 		.library(name: "DefaultsConfiguration", targets: ["DefaultsConfiguration"]),
+		// Empty unless the `Logging` trait is on (the `Postgres` trait turns it on).
+		.library(name: "DefaultsLogging", targets: ["DefaultsLogging"]),
 	],
 	// All off by default: without them nothing beyond Foundation is resolved or built for `Defaults`.
 	// Their dependencies are guarded by the trait, so a package that does not enable one neither
 	// resolves nor builds them (SwiftPM 6.2+ prunes them).
 	traits: [
 		.trait(name: "Combine", description: "Defaults.publisher(…) through OpenCombine where Apple’s Combine is missing (Apple platforms always have it)."),
-		.trait(name: "Postgres", description: "The PostgreSQL remote store (product DefaultsPostgres), built on postgres-nio."),
+		.trait(name: "Postgres", description: "The PostgreSQL remote store (product DefaultsPostgres), built on postgres-nio.", enabledTraits: ["Logging"]),
+		.trait(name: "Logging", description: "DefaultsLogging: the library's diagnostics sent to a swift-log Logger, with their kind, suite and key as metadata."),
 		.trait(name: "Configuration", description: "DefaultsConfiguration: a suite as a swift-configuration provider (ConfigReader reads it, `defaults write` changes it live)."),
 	],
 	dependencies: [
@@ -64,6 +67,13 @@ let package = Package(
 				"Defaults",
 				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
 				.product(name: "Logging", package: "swift-log", condition: .when(traits: ["Postgres"])),
+			]
+		),
+		.target(
+			name: "DefaultsLogging",
+			dependencies: [
+				"Defaults",
+				.product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
 			]
 		),
 		.macro(
@@ -154,6 +164,15 @@ let package = Package(
 				"DefaultsTestSupport",
 				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
 				.product(name: "Logging", package: "swift-log", condition: .when(traits: ["Postgres"])),
+			]
+		),
+		.testTarget(
+			name: "DefaultsLoggingTests",
+			dependencies: [
+				"Defaults",
+				"DefaultsLogging",
+				"DefaultsTestSupport",
+				.product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
 			]
 		),
 		.testTarget(

@@ -61,14 +61,18 @@ extension Defaults {
 		/// The key's name, when the problem concerns one key.
 		public let key: String?
 
+		/// The suite's name (its domain), when the problem concerns one suite and the library knows which.
+		public let suite: String?
+
 		/// A one-line, human-readable explanation.
 		public let message: String
 
 		/// Creates a diagnostic.
-		public init(kind: Kind, key: String?, message: String) {
+		public init(kind: Kind, key: String?, message: String, suite: String? = nil) {
 			self.kind = kind
 			self.key = key
 			self.message = message
+			self.suite = suite
 		}
 
 		public var description: String {

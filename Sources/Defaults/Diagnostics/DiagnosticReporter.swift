@@ -52,8 +52,8 @@ package enum DiagnosticReporter {
 		FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
 	}
 
-	package static func report(_ kind: Defaults.Diagnostic.Kind, key: String?, _ message: String) {
-		report(Defaults.Diagnostic(kind: kind, key: key, message: message))
+	package static func report(_ kind: Defaults.Diagnostic.Kind, key: String?, suite: String? = nil, _ message: String) {
+		report(Defaults.Diagnostic(kind: kind, key: key, message: message, suite: suite))
 	}
 
 	/// Reports a stored value that does not decode, once per suite, key and stored value (see ``Suite/isNewUndecodable(_:key:)``).
@@ -67,7 +67,7 @@ package enum DiagnosticReporter {
 			return
 		}
 
-		report(kind, key: key, message)
+		report(kind, key: key, suite: suite.displayName, message)
 	}
 
 	static func install(_ newHandler: (@Sendable (Defaults.Diagnostic) -> Void)?) {

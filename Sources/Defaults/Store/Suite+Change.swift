@@ -75,6 +75,7 @@ extension Suite {
 		DiagnosticReporter.report(
 			.forcedValue,
 			key: name,
+			suite: displayName,
 			"'\(name)' of suite '\(displayName)' is forced by an administrator\(file): the write was refused, and the value stays the forced one"
 		)
 	}

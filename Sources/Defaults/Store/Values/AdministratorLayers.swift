@@ -85,6 +85,7 @@ final class AdministratorLayers: Sendable {
 			DiagnosticReporter.report(
 				.ignoredAdministratorFile,
 				key: nil,
+				suite: domain,
 				"\(file.path) \(reason); suite '\(domain)' reads as if that file did not exist until it can be used"
 			)
 		}
