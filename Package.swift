@@ -132,7 +132,7 @@ let package = Package(
 		// Child processes for the persistence tests: crash, concurrency, exit paths, cross-process observation.
 		.executableTarget(
 			name: "DefaultsTestHelper",
-			dependencies: ["Defaults", "DefaultsTestSupport"],
+			dependencies: ["Defaults", "DefaultsTesting", "DefaultsTestSupport"],
 			path: "Tests/DefaultsTestHelper"
 		),
 		.testTarget(

@@ -28,6 +28,7 @@ import Synchronization
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
 //   write-block, write-signal-threads, write-exit-later, write-flush-loop, fork-pending  see ProcessCommands.swift
 //   migrate                            see MigrationCommands.swift
+//   isolated-writes                    see IsolationCommands.swift
 //   delete-file SUITE                  deletes the suite's file, as `rm` does
 //   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
 //                                      garbage and prints "garbage TEXT"; then writes a key and flushes (which sets the garbage aside)
@@ -138,6 +139,9 @@ guard let command = arguments.first else {
 switch command {
 case "fuzz-archives", "fuzz-values", "crafted-archives", "archive-unnameable":
 	runFuzzCommand(arguments)
+
+case "isolated-writes":
+	runIsolationCommand(arguments)
 
 case "migrate":
 	runMigrationCommand(arguments)

@@ -4,13 +4,23 @@ extension Defaults.Key {
 	/// Reads the key from `defaults`: the stored value decoded, or the default when nothing decodes.
 	@usableFromInline
 	func read(from defaults: UserDefaults) -> Value {
-		read(from: defaults === suite ? suiteObject : Suite.of(defaults))
+		// The production path reads the stored suite in place (no retain), as long as no test has isolated itself.
+		if defaults === suite, !SuiteIsolation.mayBeActive {
+			return read(from: processWideSuite)
+		}
+
+		return read(from: suiteObject(for: defaults))
 	}
 
 	/// Writes `value` to `defaults`; a `nil` optional removes the stored value.
 	@usableFromInline
 	func write(_ value: Value, to defaults: UserDefaults) {
-		write(value, to: defaults === suite ? suiteObject : Suite.of(defaults))
+		if defaults === suite, !SuiteIsolation.mayBeActive {
+			write(value, to: processWideSuite)
+			return
+		}
+
+		write(value, to: suiteObject(for: defaults))
 	}
 
 	/**

@@ -25,15 +25,28 @@ extension Defaults {
 		/// The `UserDefaults` suite the value lives in.
 		public let suite: UserDefaults
 
-		/// The object that holds `suite`'s values, observers and file.
-		let suiteObject: Suite
+		/// The process-wide object that holds `suite`'s values, observers and file, found once.
+		let processWideSuite: Suite
+
+		/// The object every access of the key reads and writes: `processWideSuite`, or, inside an isolated test, that test's copy of it.
+		var suiteObject: Suite {
+			// One relaxed load and a branch until a test isolates itself for the first time in the process.
+			SuiteIsolation.mayBeActive ? processWideSuite.isolatedCopy() : processWideSuite
+		}
+
+		/// The suite object an access of the key through `defaults` reads and writes; kept out of line, off the production path.
+		@inline(never)
+		func suiteObject(for defaults: UserDefaults) -> Suite {
+			defaults === suite ? suiteObject : Suite.of(defaults)
+		}
 
 		init(name: String, suite: UserDefaults) {
 			self.name = name
 			self.suite = suite
 			KeyName.validate(name)
-			// Found once: every read and write of the key goes straight to it.
-			suiteObject = Suite.of(suite)
+			// Found once: every read and write of the key goes straight to it. The process-wide one even
+			// inside an isolated test, since a key declared as a global is created by the first test that uses it.
+			processWideSuite = Suite.processWide(suite)
 		}
 
 		/**

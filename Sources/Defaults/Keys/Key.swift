@@ -114,7 +114,8 @@ extension Defaults {
 		private func register(_ defaultValue: Value) {
 			do {
 				if case .object(let object) = try codec.encode(defaultValue) {
-					suiteObject.register(object, forKey: name)
+					// The key's default belongs to the process-wide suite, whichever test happens to create the key.
+					processWideSuite.register(object, forKey: name)
 				}
 			} catch {
 				DiagnosticReporter.report(.unencodableValue, key: name, "the default value cannot be registered: \(error)")

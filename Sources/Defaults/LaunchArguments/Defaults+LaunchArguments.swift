@@ -105,6 +105,20 @@ extension Defaults {
 			return arguments
 		}
 
+		/**
+		The values as the launched program's argument domain holds them, by key
+		name: what an isolated test reads as its launch arguments. Throws for
+		the first value that cannot be stored, as ``encoded()`` does.
+		*/
+		package func storedValues() throws(LaunchArgumentError) -> [String: PropertyListValue] {
+			var stored: [String: PropertyListValue] = [:]
+			for name in names {
+				stored[name] = try values[name]!.get()
+			}
+
+			return stored
+		}
+
 		private mutating func insert(_ name: String, _ value: Result<PropertyListValue, LaunchArgumentError>) {
 			if values.updateValue(value, forKey: name) == nil {
 				names.append(name)

@@ -26,8 +26,8 @@ extension Suite {
 	static let registry = Locked(Registry())
 
 	/**
-	The suite object of `defaults`, created (and started: flushed at exit,
-	watched for other processes' changes) on first use.
+	The suite object the API edge reads and writes for `defaults`: its
+	process-wide one, or, inside an isolated test, that test's copy.
 
 	<!-- check: internal -->
 	```swift
@@ -35,6 +35,21 @@ extension Suite {
 	```
 	*/
 	package static func of(_ defaults: UserDefaults) -> Suite {
+		// Inside an isolated test, the process-wide suite is not even made: nothing of it is read.
+		if SuiteIsolation.mayBeActive, let copy = SuiteIsolation.copy(standingFor: defaults) {
+			return copy
+		}
+
+		return processWide(defaults)
+	}
+
+	/**
+	The process-wide suite object of `defaults`, created (and started: flushed
+	at exit, watched for other processes' changes) on first use. Keys bind it
+	when they are created, whether or not a test is isolated then: a key
+	declared as a global outlives the test that first touched it.
+	*/
+	static func processWide(_ defaults: UserDefaults) -> Suite {
 		let objectID = ObjectIdentifier(defaults)
 		if let sighting = registry.withLock({ $0.byObject[objectID] }), sighting.defaults === defaults {
 			return sighting.suite

@@ -10,8 +10,9 @@ Its values (``SuiteValueStore``), the file that makes them durable
 which undecodable values were already reported. There
 is one per stored domain: two `UserDefaults(suiteName: "x")` objects share it,
 so each hears the other's writes. The API edge finds it once with ``of(_:)``
-(keys remember it: ``Defaults/_AnyKey/suiteObject``) and calls it; its parts
-know it from their creation and never look it up.
+(keys remember it: ``Defaults/_AnyKey/processWideSuite``) and calls it; its parts
+know it from their creation and never look it up. Inside an isolated test
+(``SuiteIsolation``) the edge gets the test's in-memory copy instead.
 
 <!-- check: internal -->
 ```swift
