@@ -37,34 +37,34 @@ struct SuiteSizeAccount: Sendable {
 	past a budget lowered since, stays; a write that shrinks it is taken.
 	*/
 	mutating func admit(_ name: String, _ value: PropertyListValue?, suite: String) -> Admission {
-		let shape = SuiteSizeTally.shape(of: name, value)
-		let current = tally?.size ?? SuiteSizeTally().size
-		let (size, entry) = (tally ?? SuiteSizeTally()).prospect(name, shape)
-		if let violation = violation(key: name, size: size, entry: entry, current: current) {
+		if tally == nil {
+			tally = SuiteSizeTally()
+		}
+
+		guard let prospect = tally?.prospect(name, SuiteSizeTally.shape(of: name, value)) else {
+			return .accepted(warning: nil)
+		}
+
+		if let violation = violation(key: name, size: prospect.size, entry: prospect.entry, current: prospect.current) {
 			return .refused(violation)
 		}
 
 		// Changed in place: a copy taken out and stored back would copy every entry at each write.
-		if tally == nil {
-			tally = SuiteSizeTally()
-		}
-		tally?.set(name, shape)
-		return .accepted(warning: warning(crossedBy: name, from: current, to: size, suite: suite))
+		tally?.apply(prospect, to: name)
+		return .accepted(warning: warning(crossedBy: name, from: prospect.current, to: prospect.size, suite: suite))
 	}
 
 	/// Whether a write of `name` would be refused or warned about: what a store others also write measures again first.
 	func isDecisive(_ name: String, _ value: PropertyListValue?) -> Bool {
-		let tally = tally ?? SuiteSizeTally()
-		let current = tally.size
-		let (size, entry) = tally.prospect(name, SuiteSizeTally.shape(of: name, value))
-		return violation(key: name, size: size, entry: entry, current: current) != nil || (isWarningArmed && size >= budget.warningSize && size > current)
+		let prospect = (tally ?? SuiteSizeTally()).prospect(name, SuiteSizeTally.shape(of: name, value))
+		return violation(key: name, size: prospect.size, entry: prospect.entry, current: prospect.current) != nil
+			|| (isWarningArmed && prospect.size >= budget.warningSize && prospect.size > prospect.current)
 	}
 
 	/// Whether a write of `name` would be refused, deciding nothing: asked before a prior notification, which a refused write must not send.
 	func refuses(_ name: String, _ value: PropertyListValue?) -> Bool {
-		let tally = tally ?? SuiteSizeTally()
-		let (size, entry) = tally.prospect(name, SuiteSizeTally.shape(of: name, value))
-		return violation(key: name, size: size, entry: entry, current: tally.size) != nil
+		let prospect = (tally ?? SuiteSizeTally()).prospect(name, SuiteSizeTally.shape(of: name, value))
+		return violation(key: name, size: prospect.size, entry: prospect.entry, current: prospect.current) != nil
 	}
 
 	/// Records a change decided elsewhere (checked as part of a commit, or made by another process).

@@ -33,14 +33,50 @@ struct SuiteSizeTally: Sendable {
 		value.map { BinaryPropertyListWriter.shape(ofEntry: name, value: $0) }
 	}
 
+	/// A change of one entry, measured before it is made: the file's size before and after, and what the entry would take.
+	struct Prospect {
+		/// Where the entry is: found once, so a write hashes its name once.
+		fileprivate let index: Dictionary<String, Shape>.Index?
+		fileprivate let new: Shape?
+		let current: Int64
+		let size: Int64
+		let entry: Int64
+	}
+
 	/// What the file and `name`'s entry in it would be if `name` had the shape `new`, nothing changed.
-	func prospect(_ name: String, _ new: Shape?) -> (size: Int64, entry: Int64) {
-		let old = shapes[name]
+	func prospect(_ name: String, _ new: Shape?) -> Prospect {
+		let index = shapes.index(forKey: name)
+		let current = size
+		guard index != nil || new != nil else {
+			// Removing what is not there (setting an absent optional to nil): nothing changes.
+			return Prospect(index: nil, new: nil, current: current, size: current, entry: 0)
+		}
+
+		let old = index.map { shapes.values[$0] }
 		let count = shapes.count + (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
 		let total = sum - (old ?? Shape()) + (new ?? Shape())
 		let size = BinaryPropertyListWriter.dictionarySize(entryCount: count, entries: total)
 		let entry = new.map { BinaryPropertyListWriter.size(of: $0, inDictionaryOf: count, entries: total) } ?? 0
-		return (Int64(size), Int64(entry))
+		return Prospect(index: index, new: new, current: current, size: Int64(size), entry: Int64(entry))
+	}
+
+	/// Makes the change `prospect` measured of `name`; nothing may have changed since.
+	mutating func apply(_ prospect: Prospect, to name: String) {
+		let old: Shape?
+		switch (prospect.index, prospect.new) {
+		case (let index?, let new?):
+			old = shapes.values[index]
+			shapes.values[index] = new
+		case (let index?, nil):
+			old = shapes.remove(at: index).value
+		case (nil, let new?):
+			old = nil
+			shapes[name] = new
+		case (nil, nil):
+			return
+		}
+
+		sum = sum - (old ?? Shape()) + (prospect.new ?? Shape())
 	}
 
 	mutating func set(_ name: String, _ new: Shape?) {

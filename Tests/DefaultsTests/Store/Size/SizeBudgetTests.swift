@@ -135,6 +135,7 @@ struct SizeBudgetTests {
 	@Test func theTallyIsTheEncodedSize() {
 		var contents: [String: PropertyListValue] = [:]
 		var tally = SuiteSizeTally()
+		var measured = SuiteSizeTally()
 		for index in 0..<400 {
 			let name = "k\(index % 300)"
 			let value: PropertyListValue? = switch index % 5 {
@@ -144,9 +145,12 @@ struct SizeBudgetTests {
 			case 3: nil
 			default: .string(String(repeating: "é", count: index % 40))
 			}
+			let prospect = measured.prospect(name, SuiteSizeTally.shape(of: name, value))
 			contents[name] = value
 			tally.set(name, to: value)
+			measured.apply(prospect, to: name)
 			#expect(tally.size == SuiteFileContents.encodedSize(contents))
+			#expect(prospect.size == tally.size && measured.size == tally.size)
 		}
 		#expect(SuiteSizeTally(contents).entries.map(\.bytes) == tally.entries.map(\.bytes))
 	}
