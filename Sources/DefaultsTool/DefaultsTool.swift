@@ -49,6 +49,7 @@ struct DefaultsTool: ParsableCommand {
 			ExportCommand.self,
 			ImportCommand.self,
 			WatchCommand.self,
+			SizeCommand.self,
 		]
 	)
 

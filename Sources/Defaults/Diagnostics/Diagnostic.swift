@@ -31,8 +31,12 @@ extension Defaults {
 			case conflictingRegistration
 			/// A suite's changes could not be written to disk; they stay in memory and are retried.
 			case persistenceFailed
-			/// A write would have made the suite's file larger than the 64 MiB the library reads back: it was refused, and the value and the file stay as they were.
+			/// A write would have made the suite's file larger than the 64 MiB the library reads back (with what other processes wrote, at a flush, or past a size budget set larger than that): it was refused, and the value and the file stay as they were.
 			case fileSizeLimitExceeded
+			/// A write would have passed the suite's size budget (``Defaults/SizeBudget``), for the value or the suite: it was refused before it changed anything, the value stays as it was and observers hear nothing. The message names the size and the budget.
+			case sizeBudgetExceeded
+			/// A write made the suite pass the warning size of its budget (``Defaults/SizeBudget/warningFraction``); reported once, until the suite falls back under 90% of that size or a budget is set.
+			case sizeBudgetWarning
 			/// A suite file did not parse: it was moved aside and rewritten from the values in memory, or (in a process that has not written yet) the suite reads as empty until it parses.
 			case unreadableFile
 			/// Raw `UserDefaults` in this process saved a value it never synchronized over one the library wrote since (Foundation's `synchronize()` is unlocked); the two writes are unordered, and the library wrote its value back.

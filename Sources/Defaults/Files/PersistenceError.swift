@@ -43,6 +43,9 @@ extension Defaults {
 		/// The change would make the file `size` bytes, more than the `limit` (64 MiB) the library reads back: it was refused, and the file and the values stay as they were.
 		case fileWouldBeTooLarge(path: String, size: Int64, limit: Int64)
 
+		/// A commit (an import, a migration) would make the suite `size` bytes, or the value of `key` that large, more than its size `budget` (``Defaults/SizeBudget``): nothing of it was written.
+		case sizeBudgetExceeded(key: String?, size: Int64, budget: Int64)
+
 		/// The suite's lock (at `path`) stayed busy longer than the library waits, held by another process or by a slow flush of this one; the changes stay in memory and are retried. When `path` is the suite's migration lock (`.NAME.plist.migration.lock`), migrations of the suite held it.
 		case lockTimedOut(path: String, seconds: Double)
 
@@ -72,6 +75,10 @@ extension Defaults {
 				"\(path) is \(size) bytes, more than the \(limit / 1024 / 1024) MiB a preferences file may have; it was not read"
 			case .fileWouldBeTooLarge(let path, let size, let limit):
 				"the change would make \(path) \(size) bytes, more than the \(limit / 1024 / 1024) MiB a preferences file may have (no process would read it back); it was refused, and the file and the values stay as they were"
+			case .sizeBudgetExceeded(let key?, let size, let budget):
+				"'\(key)' would be \(size) bytes, more than the size budget of \(budget) bytes; nothing was written"
+			case .sizeBudgetExceeded(nil, let size, let budget):
+				"the suite would be \(size) bytes, more than its size budget of \(budget) bytes; nothing was written"
 			case .lockTimedOut(let path, let seconds) where SideFileNames.isMigrationLock(path):
 				"a migration of this suite, by this process or another, held its migration lock \(path) for more than \(seconds) s (migrations still running, a stopped process, a debugger?)"
 			case .lockTimedOut(let path, let seconds):

@@ -13,12 +13,15 @@ extension Suite {
 	Applies one change, records it for the file and for sync, and tells the
 	key's observers: before it (those that asked) and after it.
 
-	The write itself costs a few lookups whatever the size of the suite; with
-	nobody observing, nothing else is read.
+	The write itself costs a few lookups whatever the size of the suite, and a
+	walk of the new value to measure it; with nobody observing, nothing else
+	is read. A write that would pass the suite's size budget is refused before
+	anything changes (see ``Defaults/SizeBudget``); `isWithinBudget`: a commit
+	checked as a whole already.
 	*/
-	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin) {
+	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin, isWithinBudget: Bool = false) {
 		let observers = observers.observers(of: name)
-		if observers.contains(where: \.wantsPrior), !isForcedLocalWrite(name, origin: origin) {
+		if observers.contains(where: \.wantsPrior), !isForcedLocalWrite(name, origin: origin), isWithinBudget || !isRefusedBySize(name, to: newObject) {
 			let prior = RawChange(name: name, oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
 			for observer in observers where observer.wantsPrior {
 				observer.deliver(prior)
@@ -26,8 +29,13 @@ extension Suite {
 		}
 
 		let file = file
+		if file == nil {
+			prepareSizeAccount()
+		}
+
 		var flushRequest = SuiteFile.FlushRequest.none
 		var refusal: Defaults.Diagnostic?
+		var sizeWarning: Defaults.Diagnostic?
 		var isRefusedAsForced = false
 		let applied = values.apply(newObject, to: name) { value, isForced in
 			// A value pulled from the remote is stored under the forced one: other machines sync it, this one keeps what it is forced to.
@@ -36,9 +44,22 @@ extension Suite {
 				return false
 			}
 
-			if let file, let refused = file.refusal(ofSetting: name, to: value) {
-				refusal = refused
+			let admission: SuiteSizeAccount.Admission
+			if let file {
+				admission = file.admission(ofSetting: name, to: value)
+			} else if isWithinBudget {
+				unfiledSize.withLock { $0.record(name, value) }
+				admission = .accepted(warning: nil)
+			} else {
+				admission = unfiledAdmission(ofSetting: name, to: value)
+			}
+
+			switch admission {
+			case .refused(let violation):
+				refusal = violation.diagnostic(suite: displayName)
 				return false
+			case .accepted(let warning):
+				sizeWarning = warning
 			}
 
 			flushRequest = file?.recordPending(name, value: value) ?? .none
@@ -55,6 +76,10 @@ extension Suite {
 		}
 
 		file?.perform(flushRequest)
+		if let sizeWarning {
+			DiagnosticReporter.report(sizeWarning)
+		}
+
 		if origin == .local {
 			syncLink?.recordLocalChange(name, to: newObject, in: self)
 		}

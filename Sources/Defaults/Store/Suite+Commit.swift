@@ -10,7 +10,9 @@ extension Suite {
 	With a file (Linux) the decision is taken under the inter-process lock and
 	the changes are written in one atomic replace; without one (Apple
 	platforms, in-memory suites, a suite whose file cannot be determined) they
-	are applied one by one, as writes would be.
+	are applied one by one, as writes would be. A commit that would pass the
+	suite's size budget throws ``Defaults/PersistenceError/sizeBudgetExceeded(key:size:budget:)``
+	and changes nothing.
 	*/
 	@discardableResult
 	func commit(_ decide: @escaping SuiteFile.CommitDecision) throws(Defaults.PersistenceError) -> [String: PropertyListValue?] {
@@ -24,8 +26,13 @@ extension Suite {
 			}
 
 			committed = decide(current)
+			// All or nothing, as with a file: checked as a whole, then applied without a check per change.
+			if let violation = sizeViolation(ofCommitting: committed, over: current) {
+				throw violation.persistenceError(path: displayName)
+			}
+
 			for (name, value) in committed {
-				change(name, to: value?.object, origin: .local)
+				change(name, to: value?.object, origin: .local, isWithinBudget: true)
 			}
 
 			return committed

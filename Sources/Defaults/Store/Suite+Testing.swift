@@ -30,6 +30,7 @@ extension Suite {
 		}
 
 		let replacement = SuiteFile(url: current.url, domainName: current.domainName, suite: self, fileSystem: fileSystem)
+		replacement.sizeBudget = current.sizeBudget
 		persistence.withLock { $0 = .file(replacement) }
 		FileChangeWatcher.shared.watch(replacement)
 	}

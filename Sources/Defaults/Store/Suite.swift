@@ -44,6 +44,8 @@ package final class Suite: Sendable {
 	private let administratorLayers = Locked<AdministratorLayers?>(nil)
 	private let sync = Locked(SyncAttachment())
 	private let reportedUndecodable = Locked<[String: Int]>([:])
+	/// The size budget of a suite without a file (a file keeps its own, under its state lock); measured at the first write.
+	let unfiledSize = Locked(SuiteSizeAccount(budget: .platformDefault, hardLimit: nil))
 
 	private struct SyncAttachment {
 		weak var link: (any SuiteSyncLink)?

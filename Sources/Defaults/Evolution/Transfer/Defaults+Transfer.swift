@@ -29,6 +29,8 @@ extension Defaults {
 		case invalidKeyName(String, reason: String)
 		/// The keys to export belong to more than one suite.
 		case mixedSuites
+		/// The imported values would pass the suite's size budget (``Defaults/SizeBudget``): the value of `key` would be `size` bytes, or the suite would (`key` is `nil`), more than `budget`. Nothing was imported.
+		case sizeBudgetExceeded(key: String?, size: Int, budget: Int)
 		/// The imported values could not be written: the suite is as it was.
 		case persistence(PersistenceError)
 
@@ -43,6 +45,10 @@ extension Defaults {
 				"'\(name)' is not a key's name: \(reason)"
 			case .mixedSuites:
 				"the keys to export belong to more than one suite"
+			case .sizeBudgetExceeded(let key?, let size, let budget):
+				"'\(key)' would be \(size) bytes, more than the size budget of \(budget) bytes per value; nothing was imported"
+			case .sizeBudgetExceeded(nil, let size, let budget):
+				"the suite would be \(size) bytes, more than its size budget of \(budget) bytes; nothing was imported"
 			case .persistence(let error):
 				"the imported values could not be written: \(error)"
 			}
@@ -118,7 +124,9 @@ extension Defaults {
 	is no `Int`); a name no key can have (`""`, `x.y`) is refused with
 	``SettingsTransferError/invalidKeyName(_:reason:)``. The suite's migration
 	version is neither read from the file nor removed, so an import never makes
-	``migrate(_:suite:)`` run migrations again.
+	``migrate(_:suite:)`` run migrations again. An import that would pass the
+	suite's size budget (``setSizeBudget(_:suite:)``) is refused as a whole with
+	``SettingsTransferError/sizeBudgetExceeded(key:size:budget:)``.
 
 	```swift
 	do {
@@ -153,6 +161,8 @@ extension Defaults {
 
 				return changes
 			}
+		} catch .sizeBudgetExceeded(let key, let size, let budget) {
+			throw .sizeBudgetExceeded(key: key, size: Int(size), budget: Int(budget))
 		} catch {
 			throw .persistence(error)
 		}

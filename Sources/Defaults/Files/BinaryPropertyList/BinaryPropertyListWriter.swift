@@ -31,18 +31,55 @@ enum BinaryPropertyListWriter {
 	}
 
 	/**
-	What one entry of the top dictionary adds to a file of less than 4 GiB
-	(references and offsets of at most four bytes): its name's and value's
-	objects, their references and offsets. A walk of the value, nothing
+	What one entry of a top dictionary brings to a file: the objects of its
+	name and value, their bytes, and the references to them (the top
+	dictionary's two among them). Objects are never shared, so a file's shape
+	is the sum of its entries' shapes, and ``dictionarySize(entryCount:entries:)``
+	turns that sum into the file's exact size. A walk of the value, nothing
 	allocated: cheap enough for every write.
 	*/
-	static func entrySizeBound(name: String, value: PropertyListValue) -> Int {
+	static func shape(ofEntry name: String, value: PropertyListValue) -> EntryShape {
 		var layout = Layout()
 		layout.addString(name)
 		layout.add(value)
 		// The name's object, and the top dictionary's references to the name and the value.
-		let objects = layout.objectCount + 1
-		return layout.objectBytes + (layout.referenceCount + 2 + objects) * 4
+		return EntryShape(objectCount: layout.objectCount + 1, objectBytes: layout.objectBytes, referenceCount: layout.referenceCount + 2)
+	}
+
+	/// The exact size ``encode(_:)`` gives a dictionary of `entryCount` entries whose shapes add up to `entries`.
+	static func dictionarySize(entryCount: Int, entries: EntryShape) -> Int {
+		dictionaryLayout(entryCount: entryCount, entries: entries).totalSize
+	}
+
+	/// What an entry of shape `entry` takes in the file of such a dictionary: its objects, their references and their offsets at the file's widths.
+	static func size(of entry: EntryShape, inDictionaryOf entryCount: Int, entries: EntryShape) -> Int {
+		let layout = dictionaryLayout(entryCount: entryCount, entries: entries)
+		return entry.objectBytes + entry.referenceCount * layout.referenceSize + entry.objectCount * layout.offsetSize
+	}
+
+	private static func dictionaryLayout(entryCount: Int, entries: EntryShape) -> Layout {
+		// The top dictionary's own object: its header (its references are counted in its entries').
+		Layout(
+			objectCount: entries.objectCount + 1,
+			objectBytes: entries.objectBytes + Output.headerSize(count: entryCount),
+			referenceCount: entries.referenceCount
+		)
+	}
+
+	/// The objects, bytes and references one entry of a top dictionary adds to its file (see ``shape(ofEntry:value:)``).
+	struct EntryShape: Sendable, Hashable {
+		var objectCount = 0
+		/// The objects' bytes, their references left out.
+		var objectBytes = 0
+		var referenceCount = 0
+
+		static func + (left: Self, right: Self) -> Self {
+			Self(objectCount: left.objectCount + right.objectCount, objectBytes: left.objectBytes + right.objectBytes, referenceCount: left.referenceCount + right.referenceCount)
+		}
+
+		static func - (left: Self, right: Self) -> Self {
+			Self(objectCount: left.objectCount - right.objectCount, objectBytes: left.objectBytes - right.objectBytes, referenceCount: left.referenceCount - right.referenceCount)
+		}
 	}
 
 	/// The file's shape, measured before writing: the count of objects and the bytes they take, which decide the width of references and offsets.

@@ -28,14 +28,14 @@ extension SuiteFile {
 		}
 
 		let external = state.withLock { state in
-			defer {
-				state.lastKnown = contents
-				state.lastKnownVersion = FileVersion(identity: identity, contents: data)
-				state.sizeEstimate = Int64(data?.count ?? 0)
-			}
-
 			state.changedSinceBaseline.formUnion(SuiteFileContents.changedKeys(from: state.lastKnown, to: contents))
-			return externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.flush.pending.keys))
+			let external = externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.flush.pending.keys))
+			state.lastKnown = contents
+			state.lastKnownVersion = FileVersion(identity: identity, contents: data)
+			for (name, value) in external {
+				state.size.record(name, value)
+			}
+			return external
 		}
 
 		return Outcome(external: external)

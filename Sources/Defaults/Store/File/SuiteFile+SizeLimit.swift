@@ -1,45 +1,28 @@
 import Foundation
 
 /**
-The ``FileLimits/maximumFileSize`` limit on writes: a suite file
-larger than the library reads back would make every process start the suite
-empty, so a write that would cross it is refused (before it changes
-anything, or at the flush that would merge it with other processes' writes),
-and the values stay as they were.
+The suite's size budget and the ``FileLimits/maximumFileSize`` limit on
+writes: a suite file larger than the library reads back would make every
+process start the suite empty, so a write that would cross it is refused
+(before it changes anything, or at the flush that would merge it with other
+processes' writes), and the values stay as they were.
 */
 extension SuiteFile {
 	/**
-	Refuses a write that would make the file larger than the library reads
-	back (every process would then start the suite empty), before anything
-	changes; called under the suite's values lock, before ``recordPending(_:value:)``.
-	Cheap while the suite is well under the limit: the change's own size is
-	measured, and the whole suite only near the limit.
+	Whether a write of `name` fits the suite's size budget and the file limit,
+	decided before anything changes and recorded if it does; called under the
+	suite's values lock, before ``recordPending(_:value:)``. Exact and cheap:
+	the suite's size is kept entry by entry (``SuiteSizeTally``), so a write
+	costs a walk of its own value.
 	*/
-	func refusal(ofSetting name: String, to value: PropertyListValue?) -> Defaults.Diagnostic? {
-		let limit = FileLimits.maximumFileSize
-		return state.withLock { state -> Defaults.Diagnostic? in
-			let old = state.flush.pending[name].map(\.value) ?? state.lastKnown[name]
-			let growth = Self.entrySize(name, value) - Self.entrySize(name, old)
-			var estimate = state.sizeEstimate + growth
-			if growth > 0, estimate > limit - limit / 8 {
-				var prospective = state.lastKnown
-				for (pendingName, change) in state.flush.pending {
-					prospective[pendingName] = change.value
-				}
-				prospective[name] = value
-				estimate = SuiteFileContents.encodedSize(prospective)
-				guard estimate <= limit else {
-					return Defaults.Diagnostic(
-						kind: .fileSizeLimitExceeded,
-						key: name,
-						message: "suite '\(domainName)': writing '\(name)' would make \(url.path) \(estimate) bytes, more than the \(limit / 1024 / 1024) MiB the library reads back; the write was refused, and the value stays as it was"
-					)
-				}
-			}
+	func admission(ofSetting name: String, to value: PropertyListValue?) -> SuiteSizeAccount.Admission {
+		state.withLock { $0.size.admit(name, value, suite: domainName) }
+	}
 
-			state.sizeEstimate = estimate
-			return nil
-		}
+	/// The suite's size budget; setting one arms its warning again.
+	var sizeBudget: Defaults.SizeBudget {
+		get { state.withLock { $0.size.budget } }
+		set { state.withLock { $0.size.budget = newValue } }
 	}
 
 	/**
@@ -66,14 +49,5 @@ extension SuiteFile {
 			message: "suite '\(domainName)': writing \(refused.joined(separator: ", ")) with what other processes stored would make \(url.path) \(size) bytes, more than the \(limit / 1024 / 1024) MiB the library reads back; the changes were refused, and the values are the file's again"
 		))
 		return refused
-	}
-
-	/// About what one entry adds to the file (a bound: the whole suite is measured exactly near the limit).
-	private static func entrySize(_ name: String, _ value: PropertyListValue?) -> Int64 {
-		guard let value else {
-			return 0
-		}
-
-		return Int64(BinaryPropertyListWriter.entrySizeBound(name: name, value: value))
 	}
 }

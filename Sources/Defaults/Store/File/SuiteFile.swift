@@ -53,8 +53,8 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		var foundationBaseline: [String: PropertyListValue] = [:]
 		/// The keys other processes changed since then, as this process saw them: one changed and changed back (A-B-A) still counts.
 		var changedSinceBaseline: Set<String> = []
-		/// About the size of the file `lastKnown` with the pending changes would make: exact after each read or write, adjusted by each write since.
-		var sizeEstimate: Int64 = 0
+		/// The budget, and the exact size of the file `lastKnown` with the pending changes would make.
+		var size = SuiteSizeAccount(budget: .platformDefault, hardLimit: FileLimits.maximumFileSize)
 		/// The unreadable file last set aside: one copy of the same failure per burst.
 		var lastSetAside: SetAside?
 	}
@@ -99,7 +99,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			state.lastKnown = contents
 			state.lastKnownVersion = FileVersion(identity: identity, contents: data)
 			state.foundationBaseline = contents
-			state.sizeEstimate = Int64(data?.count ?? 0)
+			state.size.measure(contents)
 		}
 	}
 
@@ -316,9 +316,15 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			}
 
 			if let commit {
+				let before = contents
 				outcome.committed = commit(contents)
 				for (name, value) in outcome.committed {
 					contents[name] = value
+				}
+
+				// All or nothing: a commit that would pass the budget writes none of its changes.
+				if !outcome.committed.isEmpty, let violation = state.withLock({ $0.size }).violation(ofCommitting: Set(outcome.committed.keys), giving: contents, sizeBefore: SuiteSizeTally(before).size) {
+					throw violation.persistenceError(path: url.path)
 				}
 			}
 
@@ -359,7 +365,6 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				outcome.diagnostics += inStep.diagnostics
 			}
 
-			let finalSize = SuiteFileContents.encodedSize(final)
 			outcome.external = state.withLock { state in
 				state.flush.wrote(pending, taking: writeDuration)
 
@@ -377,7 +382,10 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				} else {
 					state.changedSinceBaseline.formUnion(changedByOthers)
 				}
-				state.sizeEstimate = finalSize
+				// Written or found: what the file holds now, unless a newer write of this process is pending (the size counts that one).
+				for (name, value) in external.merging(outcome.committed, uniquingKeysWith: { _, committed in committed }) where state.flush.pending[name] == nil {
+					state.size.record(name, value)
+				}
 				return external
 			}
 			return outcome
