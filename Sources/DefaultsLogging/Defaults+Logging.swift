@@ -64,9 +64,9 @@ extension Defaults.Diagnostic.Kind {
 	*/
 	public var logLevel: Logger.Level {
 		switch self {
-		case .invalidKeyName, .unencodableValue, .persistenceFailed, .fileSizeLimitExceeded, .unreadableFile, .syncFailed, .migrationFailed:
+		case .invalidKeyName, .unencodableValue, .persistenceFailed, .fileSizeLimitExceeded, .sizeBudgetExceeded, .unreadableFile, .syncFailed, .migrationFailed:
 			.error
-		case .undecodableValue, .restoredNewerValue, .watchInterrupted, .newerSettingsVersion, .ignoredAdministratorFile:
+		case .undecodableValue, .restoredNewerValue, .watchInterrupted, .newerSettingsVersion, .ignoredAdministratorFile, .sizeBudgetWarning:
 			.warning
 		case .otherStoredForm, .conflictingRegistration, .syncRecovered, .forcedValue:
 			.notice
