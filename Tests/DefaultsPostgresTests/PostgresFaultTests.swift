@@ -5,6 +5,31 @@ import Foundation
 import Testing
 @testable import Defaults
 
+/// A namespace and a suite of a test's own, with the server stopped until ``startServer()``; at the end the server runs again, whatever happened, and the suite's files are gone.
+private final class StoppedServer {
+	let namespace = PostgresTestServer.uniqueNamespace()
+	let suite: String
+	private var isUp = false
+
+	init(suitePrefix: String) throws {
+		suite = "\(suitePrefix).\(UUID().uuidString)"
+		try PostgresTestServer.control("stop-server")
+	}
+
+	func startServer() throws {
+		try PostgresTestServer.control("start-server")
+		isUp = true
+	}
+
+	deinit {
+		if !isUp {
+			try? PostgresTestServer.control("start-server")
+		}
+		TestEnvironment.removeFiles(ofSuite: suite)
+		TestEnvironment.removeFiles(ofSuite: "\(suite).defaults-sync")
+	}
+}
+
 extension PostgresTests {
 	@Suite("PostgreSQL faults", .enabled(if: PostgresTestServer.isControllable))
 	struct Faults {
@@ -59,20 +84,9 @@ extension PostgresTests {
 
 		@Test("the server down when a process starts: a diagnostic, the local value kept, and synced once the server is back")
 		func serverDownAtStart() async throws {
-			let namespace = PostgresTestServer.uniqueNamespace()
-			let suite = "defaults-pg-down.\(UUID().uuidString)"
-			defer {
-				TestEnvironment.removeFiles(ofSuite: suite)
-				TestEnvironment.removeFiles(ofSuite: "\(suite).defaults-sync")
-			}
-
-			try PostgresTestServer.control("stop-server")
-			var serverIsUp = false
-			defer {
-				if !serverIsUp {
-					try? PostgresTestServer.control("start-server")
-				}
-			}
+			let stopped = try StoppedServer(suitePrefix: "defaults-pg-down")
+			let (namespace, suite) = (stopped.namespace, stopped.suite)
+			defer { withExtendedLifetime(stopped) {} }
 
 			let environment = PostgresTestServer.childEnvironment(overriding: ["DEFAULTS_PG_OPERATION_TIMEOUT_MS": "1000"])
 			let writer = try ChildProcess("DefaultsPostgresTestHelper", ["write", namespace, suite, "volume", "7", "6"], environment: environment)
@@ -80,8 +94,7 @@ extension PostgresTests {
 			#expect(writer.waitForLine(timeout: 20) { $0 == "written" } != nil)
 			#expect(writer.waitForErrorOutput(containing: "syncFailed", timeout: 5), "\(writer.errorOutputText)")
 
-			try PostgresTestServer.control("start-server")
-			serverIsUp = true
+			try stopped.startServer()
 			let store = try PostgresTestServer.store(namespace: namespace)
 			#expect(await eventually { (try? await store.entries()["volume"]?.value) == 7 })
 			#expect(writer.waitUntilExit() == 0)
@@ -109,28 +122,16 @@ extension PostgresTests {
 
 		@Test("an outage is reported once per cause, and its end with the count of failures, not once per write")
 		func outageIsReportedOnce() async throws {
-			let namespace = PostgresTestServer.uniqueNamespace()
-			let suite = "defaults-pg-outage.\(UUID().uuidString)"
-			defer {
-				TestEnvironment.removeFiles(ofSuite: suite)
-				TestEnvironment.removeFiles(ofSuite: "\(suite).defaults-sync")
-			}
-
-			try PostgresTestServer.control("stop-server")
-			var serverIsUp = false
-			defer {
-				if !serverIsUp {
-					try? PostgresTestServer.control("start-server")
-				}
-			}
+			let stopped = try StoppedServer(suitePrefix: "defaults-pg-outage")
+			let (namespace, suite) = (stopped.namespace, stopped.suite)
+			defer { withExtendedLifetime(stopped) {} }
 
 			let environment = PostgresTestServer.childEnvironment(overriding: ["DEFAULTS_PG_OPERATION_TIMEOUT_MS": "300"])
 			let writer = try ChildProcess("DefaultsPostgresTestHelper", ["write-each", namespace, suite, "volume", "60", "50"], environment: environment)
 			defer { writer.kill() }
 			#expect(writer.waitForLine(timeout: 60) { $0.hasPrefix("wrote 30 ") } != nil)
 
-			try PostgresTestServer.control("start-server")
-			serverIsUp = true
+			try stopped.startServer()
 			let store = try PostgresTestServer.store(namespace: namespace)
 			#expect(await eventually { (try? await store.entries()["volume"]?.value) == 60 }, "the last write reached the table")
 			#expect(writer.waitUntilExit() == 0)

@@ -107,7 +107,7 @@ extension Defaults {
 			}
 
 			if !previousNames.isEmpty {
-				suiteObject.adoptValue(of: previousNames, as: name)
+				processWideSuite.adoptValue(of: previousNames, as: name)
 			}
 		}
 

@@ -17,9 +17,11 @@ extension Suite {
 	walk of the new value to measure it; with nobody observing, nothing else
 	is read. A write that would pass the suite's size budget is refused before
 	anything changes (see ``Defaults/SizeBudget``); `isWithinBudget`: a commit
-	checked as a whole already.
+	checked as a whole already. Returns whether the change was made (`false`:
+	refused, with a diagnostic).
 	*/
-	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin, isWithinBudget: Bool = false) {
+	@discardableResult
+	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin, isWithinBudget: Bool = false) -> Bool {
 		let observers = observers.observers(of: name)
 		if observers.contains(where: \.wantsPrior), !isForcedLocalWrite(name, origin: origin), isWithinBudget || !isRefusedBySize(name, to: newObject) {
 			let prior = RawChange(name: name, oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
@@ -72,7 +74,7 @@ extension Suite {
 			} else if let refusal {
 				DiagnosticReporter.report(refusal)
 			}
-			return
+			return false
 		}
 
 		file?.perform(flushRequest)
@@ -88,6 +90,8 @@ extension Suite {
 		for observer in observers {
 			observer.deliver(change)
 		}
+
+		return true
 	}
 
 	/// Whether a write of `name` from `origin` would be refused because an administrator forces it; asked only when a prior notification is due, as the write itself checks under the values' lock.

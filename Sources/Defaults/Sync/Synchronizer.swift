@@ -140,7 +140,7 @@ final class Synchronizer: SuiteSyncLink {
 
 	func add(_ keys: [Defaults._AnyKey]) {
 		for key in keys {
-			let suite = key.suiteObject
+			let suite = key.processWideSuite
 			let isNewSuite = state.withLock { state in
 				state.keys[KeyID(suite: suite.identity, name: key.name)] = key
 				return state.suites.updateValue(suite, forKey: suite.identity) == nil
@@ -161,7 +161,7 @@ final class Synchronizer: SuiteSyncLink {
 	func remove(_ keys: [Defaults._AnyKey]) {
 		state.withLock { state in
 			for key in keys {
-				state.keys[KeyID(suite: key.suiteObject.identity, name: key.name)] = nil
+				state.keys[KeyID(suite: key.processWideSuite.identity, name: key.name)] = nil
 			}
 		}
 	}
@@ -211,7 +211,7 @@ final class Synchronizer: SuiteSyncLink {
 
 	/// The timestamp of the key's last explicit change on this device, if any.
 	func timestamp(of key: Defaults._AnyKey) -> Defaults.SyncTimestamp? {
-		let suite = key.suiteObject
+		let suite = key.processWideSuite
 		guard state.withLock({ $0.suites[suite.identity] != nil }) else {
 			return nil
 		}
@@ -358,7 +358,7 @@ final class Synchronizer: SuiteSyncLink {
 		let now = clock.wallMilliseconds
 		var republish = false
 		for key in keys {
-			let ledger = key.suiteObject.syncLedger
+			let ledger = key.processWideSuite.syncLedger
 			let decision = SyncMergeDecision(local: ledger[key.name], remote: entries[key.name], now: now)
 			if case .refuse(let timestamp, let reason) = decision {
 				refuse(timestamp, of: key.name, because: reason)
@@ -374,7 +374,7 @@ final class Synchronizer: SuiteSyncLink {
 			case .adopt(let entry):
 				adopt(entry, for: key, ledger: ledger)
 			case .republish(let local):
-				let stored = key.suiteObject.values.ownObject(forKey: key.name).flatMap(PropertyListValue.init)
+				let stored = key.processWideSuite.values.ownObject(forKey: key.name).flatMap(PropertyListValue.init)
 				let entry = Defaults.RemoteEntry(value: stored.map(Defaults.AnySerializable.init(storage:)), timestamp: local)
 				state.withLock { $0.outbox[key.name] = $0.outbox[key.name] ?? entry }
 				republish = true
@@ -396,8 +396,12 @@ final class Synchronizer: SuiteSyncLink {
 	}
 
 	private func adopt(_ entry: Defaults.RemoteEntry, for key: Defaults._AnyKey, ledger: SyncLedger) {
+		// Recorded only once stored: a pull the suite refused (its size budget) is tried again at the next pull, not skipped as done.
+		guard key.processWideSuite.change(key.name, to: entry.value?.storage?.object, origin: .synced) else {
+			return
+		}
+
 		ledger.record(entry.timestamp, for: key.name)
-		key.suiteObject.change(key.name, to: entry.value?.storage?.object, origin: .synced)
 		debug("adopted '\(key.name)' from \(entry.timestamp)")
 	}
 

@@ -32,7 +32,9 @@ struct SizeCommand: ParsableCommand {
 		try operands.finish()
 		let contents = try operands.existingContents()
 		let report = Defaults.SizeReport(measuring: contents, budget: .platformDefault)
-		let fileBytes = (try? FileManager.default.attributesOfItem(atPath: operands.file.url.path)[.size] as? Int) ?? 0
+		// The file itself, through a symbolic link (a dotfile manager's): the link's own size means nothing here.
+		var info = stat()
+		let fileBytes = stat(operands.file.url.path, &info) == 0 ? Int(info.st_size) : 0
 		let limit = Int(FileLimits.maximumFileSize)
 		if output.json {
 			let entries = report.entries.map { PropertyListValue.dictionary(["key": .string($0.name), "bytes": .integer($0.bytes)]) }

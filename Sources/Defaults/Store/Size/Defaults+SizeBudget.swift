@@ -85,13 +85,19 @@ extension Defaults {
 			#endif
 		}
 
-		/// The size at which the warning is due.
+		/// ``warningFraction`` as it is used: within 0…1, and 1 (no early warning) when it is not a number.
+		private var usedWarningFraction: Double {
+			warningFraction.isNaN ? 1 : min(max(warningFraction, 0), 1)
+		}
+
+		/// The size at which the warning is due; saturated, so that no budget, however large, can trap.
 		var warningSize: Int64 {
-			Int64((Double(perSuite) * min(max(warningFraction, 0), 1)).rounded(.down))
+			let size = (Double(perSuite) * usedWarningFraction).rounded(.down)
+			return size >= Double(Int64.max) ? .max : Int64(max(size, 0))
 		}
 
 		public var description: String {
-			let fraction = "warning at \(Int((warningFraction * 100).rounded()))%"
+			let fraction = "warning at \(Int((usedWarningFraction * 100).rounded()))%"
 			return valueLimit.map { "\($0) bytes per value, \(perSuite) per suite, \(fraction)" } ?? "\(perSuite) bytes per suite and value, \(fraction)"
 		}
 	}

@@ -88,7 +88,7 @@ struct SuiteSizeAccount: Sendable {
 		let tally = SuiteSizeTally(contents)
 		let size = tally.size
 		// Largest first: the largest changed entry is the only one the per-value budget can refuse.
-		if let largest = tally.entries.first(where: { changes.contains($0.name) }), largest.bytes > Int64(budget.perValue) {
+		if size > before, let largest = tally.entries.first(where: { changes.contains($0.name) }), largest.bytes > Int64(budget.perValue) {
 			return SizeBudgetViolation(key: largest.name, size: largest.bytes, limit: Int64(budget.perValue), scope: .value)
 		}
 
@@ -97,12 +97,13 @@ struct SuiteSizeAccount: Sendable {
 	}
 
 	private func violation(key: String?, size: Int64, entry: Int64, current: Int64) -> SizeBudgetViolation? {
-		if entry > Int64(budget.perValue) {
-			return SizeBudgetViolation(key: key, size: entry, limit: Int64(budget.perValue), scope: .value)
-		}
-
+		// Only growth is refused: a removal or a smaller rewrite always makes room, even past a budget lowered since.
 		guard size > current else {
 			return nil
+		}
+
+		if entry > Int64(budget.perValue) {
+			return SizeBudgetViolation(key: key, size: entry, limit: Int64(budget.perValue), scope: .value)
 		}
 
 		if size > Int64(budget.perSuite) {
