@@ -2,10 +2,11 @@
 import Defaults
 import Logging
 
+/// Sending the library's diagnostics to swift-log.
 extension Defaults {
 	/**
 	Sends every diagnostic of the library to `logger`, instead of standard
-	error: at the level its kind calls for (``Defaults/Diagnostic/Kind/logLevel``),
+	error: at the level its kind calls for (`Diagnostic.Kind.logLevel`),
 	with the message as the log message and the kind, suite and key as
 	metadata (`defaults.kind`, `defaults.suite`, `defaults.key`).
 
@@ -17,7 +18,7 @@ extension Defaults {
 	Defaults.sendDiagnostics(to: Logger(label: "com.example.service.settings"))
 	```
 
-	It installs a diagnostic handler (``Defaults/setDiagnosticHandler(_:)``),
+	It installs a diagnostic handler (`Defaults.setDiagnosticHandler(_:)`),
 	replacing any other; `Defaults.setDiagnosticHandler(nil)` goes back to
 	standard error. The logger is called on the thread that met the problem,
 	outside every lock of the library.
@@ -29,6 +30,7 @@ extension Defaults {
 	}
 }
 
+/// A diagnostic as swift-log metadata.
 extension Defaults.Diagnostic {
 	/// The diagnostic's kind, suite and key, as swift-log metadata: `defaults.kind`, and `defaults.suite` and `defaults.key` when known.
 	public var logMetadata: Logger.Metadata {
@@ -45,6 +47,7 @@ extension Defaults.Diagnostic {
 	}
 }
 
+/// The level each kind of diagnostic is logged at.
 extension Defaults.Diagnostic.Kind {
 	/**
 	The level a diagnostic of this kind is logged at: `error` when something

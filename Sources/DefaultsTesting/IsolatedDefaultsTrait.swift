@@ -57,6 +57,7 @@ public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
 	}
 }
 
+/// `.isolatedDefaults`, as a test or suite trait.
 extension Trait where Self == IsolatedDefaultsTrait {
 	/**
 	Gives the test private in-memory preferences that start empty.

@@ -70,6 +70,7 @@ extension Defaults {
 		the library reads back on Linux.
 
 		```swift
+		let settings = UserDefaults(suiteName: "com.example.app.settings")!
 		Defaults.setSizeBudget(.platformDefault, suite: settings)   // undo a smaller budget
 		```
 		*/
