@@ -105,6 +105,9 @@ let package = Package(
 			dependencies: [
 				"Defaults",
 				.product(name: "ArgumentParser", package: "swift-argument-parser"),
+				// `defaults fleet --postgres`: linked only with the trait; without it the option says so.
+				.target(name: "DefaultsPostgres", condition: .when(traits: ["Postgres"])),
+				.product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
 			]
 		),
 		// `swift run -c release DefaultsBenchmarks`: the library against raw UserDefaults, as ratios.

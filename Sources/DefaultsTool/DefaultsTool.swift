@@ -36,6 +36,8 @@ struct DefaultsTool: ParsableCommand {
 			  defaults read com.example.demo greeting
 			  defaults write -g AppleLocale en_US
 			  defaults watch com.example.demo
+			'defaults fleet' (a Linux addition) reads and changes the settings a fleet of processes \
+			syncs through a shared folder or PostgreSQL: see 'defaults fleet --help'.
 			""",
 		version: toolVersion,
 		subcommands: [
@@ -50,6 +52,7 @@ struct DefaultsTool: ParsableCommand {
 			ImportCommand.self,
 			WatchCommand.self,
 			SizeCommand.self,
+			FleetCommand.self,
 		]
 	)
 
@@ -121,6 +124,11 @@ struct DefaultsTool: ParsableCommand {
 	*/
 	private static func refuseOptionLikeOperands(_ words: [String]) throws {
 		guard let command = words.first, command != WriteCommand.configuration.commandName else {
+			return
+		}
+
+		// `fleet write` takes values such as `-int` after its key, as `write` does.
+		if command == FleetCommand.configuration.commandName, words.dropFirst().first == FleetWriteCommand.configuration.commandName {
 			return
 		}
 

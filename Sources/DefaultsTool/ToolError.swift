@@ -31,6 +31,22 @@ enum ToolError: Error, CustomStringConvertible {
 	/// The version the library's migrations reached (`@Defaults.migrationVersion`) is not an integer in `holder` (the input, or the domain); `fix` says how to repair a domain's.
 	case nonIntegerMigrationVersion(holder: String, found: String, fix: String?)
 	case persistence(Defaults.PersistenceError)
+	// `fleet`: the remote, and what the library would refuse to sync.
+	case missingFleetRemote(usage: String)
+	case conflictingFleetRemotes(usage: String)
+	case postgresOnlyOption(usage: String)
+	case missingNamespace(usage: String)
+	case builtWithoutPostgres
+	case invalidConnection(String)
+	case invalidFleetName(String, reason: String)
+	case invalidKeyName(String, reason: String)
+	case fleetRemoteFailed(remote: String, reason: String)
+	case noSuchFleetKey(String, remote: String)
+	case valueOverBudget(key: String, bytes: Int, budget: Int)
+	case overRemoteLimits(key: String, reason: String)
+	case implausibleStamp(Defaults.SyncTimestamp, reason: String)
+	case newerOnRemote(key: String, stamp: Defaults.SyncTimestamp, newer: Defaults.SyncTimestamp)
+	case notPublished(key: String, stamp: Defaults.SyncTimestamp, remote: String)
 
 	init(_ error: Defaults.PersistenceError) {
 		if case .invalidSuiteName(let name) = error {
@@ -44,10 +60,12 @@ enum ToolError: Error, CustomStringConvertible {
 	var isUsageError: Bool {
 		switch self {
 		case .unknownCommand, .notSupportedOnLinux, .missingOperand, .unexpectedOperand, .optionLikeOperand, .conflictingTargets, .unknownTypeFlag, .invalidDomainName,
-			.invalidValue, .missingValue, .unparsableValue, .notADomainLiteral:
+			.invalidValue, .missingValue, .unparsableValue, .notADomainLiteral, .missingFleetRemote, .conflictingFleetRemotes, .postgresOnlyOption,
+			.missingNamespace, .invalidConnection, .invalidFleetName, .invalidKeyName:
 			true
 		case .noSuchDomain, .noSuchFile, .noSuchFolder, .noSuchKey, .forcedKey, .notAContainer, .unreadableInput, .cannotWrite, .unreadableDomain,
-			.unreadableDomains, .nonIntegerMigrationVersion, .persistence:
+			.unreadableDomains, .nonIntegerMigrationVersion, .persistence, .builtWithoutPostgres, .fleetRemoteFailed, .noSuchFleetKey, .valueOverBudget,
+			.overRemoteLimits, .implausibleStamp, .newerOnRemote, .notPublished:
 			false
 		}
 	}
@@ -107,6 +125,36 @@ enum ToolError: Error, CustomStringConvertible {
 				+ (fix.map { " (\($0))" } ?? "")
 		case .persistence(let error):
 			error.description
+		case .missingFleetRemote(let usage):
+			"give the fleet's remote: --folder <path> for a shared folder, or --postgres --namespace <name>; usage: \(usage)"
+		case .conflictingFleetRemotes(let usage):
+			"give --folder or --postgres, not both; usage: \(usage)"
+		case .postgresOnlyOption(let usage):
+			"--namespace, --table and --schema go with --postgres; a shared folder holds one fleet's settings; usage: \(usage)"
+		case .missingNamespace(let usage):
+			"--postgres needs --namespace <name>, the namespace the fleet's processes use; usage: \(usage)"
+		case .builtWithoutPostgres:
+			"this defaults tool was built without PostgreSQL support (build it with --traits Postgres); --folder works without it"
+		case .invalidConnection(let reason):
+			"cannot connect to PostgreSQL: \(reason)"
+		case .invalidFleetName(let name, let reason):
+			"'\(name)' cannot be used: \(reason)"
+		case .invalidKeyName(let name, let reason):
+			"key name '\(name)' is refused by the library: \(reason); nothing was written"
+		case .fleetRemoteFailed(let remote, let reason):
+			"\(remote) failed: \(reason)"
+		case .noSuchFleetKey(let key, let remote):
+			"key '\(key)' does not exist in \(remote)"
+		case .valueOverBudget(let key, let bytes, let budget):
+			"the value of '\(key)' takes \(bytes) bytes, over the \(budget) bytes a process accepts for one value (--value-budget); nothing was written"
+		case .overRemoteLimits(let key, let reason):
+			"'\(key)' does not fit: \(reason); nothing was written"
+		case .implausibleStamp(let stamp, let reason):
+			"the change would be stamped \(stamp), which the fleet refuses: \(reason); check this machine's clock; nothing was written"
+		case .newerOnRemote(let key, let stamp, let newer):
+			"the remote holds a newer change of '\(key)', stamped \(newer) (this one was \(stamp)): another device wrote it meanwhile, or its clock is ahead; 'defaults fleet read' shows it"
+		case .notPublished(let key, let stamp, let remote):
+			"\(remote) did not keep the change of '\(key)' stamped \(stamp); read it back with 'defaults fleet read'"
 		}
 	}
 }

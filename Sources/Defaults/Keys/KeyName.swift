@@ -10,7 +10,7 @@ diagnostic naming the key, not a crash: on Linux such a key still stores and
 reads correctly, but the same code would misbehave on Apple platforms.
 */
 package enum KeyName {
-	static func problem(with name: String) -> String? {
+	package static func problem(with name: String) -> String? {
 		if name.isEmpty {
 			return "a key name cannot be empty"
 		}

@@ -1,17 +1,17 @@
 import Foundation
 
-/// Issues the timestamps of one device's changes.
-final class HybridLogicalClock: Sendable {
+/// Issues the timestamps of one device's changes (`package`: the `defaults` tool stamps a fleet's writes with it).
+package final class HybridLogicalClock: Sendable {
 	private let wallClock: @Sendable () -> Int64
 	private let last: Locked<(milliseconds: Int64, counter: UInt32, device: String)>
 
-	init(device: String, wallClock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMilliseconds) {
+	package init(device: String, wallClock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMilliseconds) {
 		self.wallClock = wallClock
 		last = Locked((0, 0, device))
 	}
 
 	/// The name the clock signs its timestamps with.
-	var device: String {
+	package var device: String {
 		get { last.withLock { $0.device } }
 		set { last.withLock { $0.device = newValue } }
 	}
@@ -21,12 +21,12 @@ final class HybridLogicalClock: Sendable {
 		wallClock()
 	}
 
-	static func systemMilliseconds() -> Int64 {
+	package static func systemMilliseconds() -> Int64 {
 		Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
 	}
 
 	/// A timestamp later than every one this clock issued or saw.
-	func now() -> Defaults.SyncTimestamp {
+	package func now() -> Defaults.SyncTimestamp {
 		let wall = wallClock()
 		return last.withLock { last in
 			if wall > last.milliseconds {
@@ -43,7 +43,7 @@ final class HybridLogicalClock: Sendable {
 	}
 
 	/// Moves the clock past a timestamp, seen from any device; callers refuse implausible ones first.
-	func observe(_ timestamp: Defaults.SyncTimestamp) {
+	package func observe(_ timestamp: Defaults.SyncTimestamp) {
 		last.withLock { last in
 			if (timestamp.milliseconds, timestamp.counter) > (last.milliseconds, last.counter) {
 				(last.milliseconds, last.counter) = (timestamp.milliseconds, timestamp.counter)

@@ -16,13 +16,13 @@ quota.admit("theme", bytes: 20, within: limits)    // nil: counted
 quota.admit("volume", bytes: 20, within: limits)   // .tooManyKeys(maximum: 1)
 ```
 */
-struct RemoteQuota: Hashable, Sendable {
+package struct RemoteQuota: Hashable, Sendable {
 	/// Why an entry does not fit.
-	enum Refusal: Hashable, Sendable, CustomStringConvertible {
+	package enum Refusal: Hashable, Sendable, CustomStringConvertible {
 		case tooManyKeys(maximum: Int)
 		case tooManyBytes(maximum: Int)
 
-		var description: String {
+		package var description: String {
 			switch self {
 			case .tooManyKeys(let maximum):
 				"the remote holds at most \(maximum) keys"
@@ -33,16 +33,19 @@ struct RemoteQuota: Hashable, Sendable {
 	}
 
 	/// The size in bytes of what this device published, by key.
-	private(set) var sizes: [String: Int] = [:]
+	package private(set) var sizes: [String: Int] = [:]
 	/// The sum of ``sizes``.
-	private(set) var totalBytes = 0
+	package private(set) var totalBytes = 0
+
+	/// An empty account.
+	package init() {}
 
 	/**
 	Counts `name` at `bytes` (replacing its previous size) when `limits` allow
 	it; otherwise changes nothing and returns the limit it would break.
 	*/
 	@discardableResult
-	mutating func admit(_ name: String, bytes: Int, within limits: Defaults.RemoteLimits) -> Refusal? {
+	package mutating func admit(_ name: String, bytes: Int, within limits: Defaults.RemoteLimits) -> Refusal? {
 		let previous = sizes[name]
 		if let maximum = limits.maximumKeys, sizes.count + (previous == nil ? 1 : 0) > maximum {
 			return .tooManyKeys(maximum: maximum)
@@ -59,7 +62,7 @@ struct RemoteQuota: Hashable, Sendable {
 	}
 
 	/// The approximate size of an entry on a remote: its key's name, plus its value as a binary property list (a tombstone counts 16).
-	static func bytes(of name: String, _ entry: Defaults.RemoteEntry) -> Int {
+	package static func bytes(of name: String, _ entry: Defaults.RemoteEntry) -> Int {
 		guard let object = entry.value?.storage?.object else {
 			return name.utf8.count + 16
 		}

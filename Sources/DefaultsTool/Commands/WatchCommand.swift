@@ -55,7 +55,7 @@ struct WatchCommand: ParsableCommand {
 	}
 
 	/// Ends with status 0 on SIGINT or SIGTERM, even when started with those signals blocked (as some parents do).
-	private static func stopOnInterrupt() {
+	static func stopOnInterrupt() {
 		signal(SIGINT) { _ in _exit(0) }
 		signal(SIGTERM) { _ in _exit(0) }
 		var signals = sigset_t()
@@ -78,7 +78,7 @@ struct WatchCommand: ParsableCommand {
 		return JSONFormat.render(.dictionary(entries), pretty: false)
 	}
 
-	private static func timestamp() -> String {
+	static func timestamp() -> String {
 		let formatter = DateFormatter()
 		formatter.locale = Locale(identifier: "en_US_POSIX")
 		formatter.dateFormat = "HH:mm:ss.SSS"

@@ -101,7 +101,7 @@ struct WriteCommand: ParsableCommand {
 		return contents
 	}
 
-	private static func apply(_ action: WriteAction, to current: PropertyListValue?, key: String) throws -> PropertyListValue {
+	static func apply(_ action: WriteAction, to current: PropertyListValue?, key: String) throws -> PropertyListValue {
 		switch (action, current) {
 		case (.set(let value), _):
 			return value
