@@ -28,10 +28,17 @@ extension Defaults.PostgresRemoteStore {
 		/// How often the store reads its namespace again although nothing was announced, to catch changes made
 		/// without `NOTIFY` (an administrator's `UPDATE`, a `TRUNCATE`, a restore); `nil` never does.
 		public var catchUpInterval: Duration? = .seconds(30)
+		/// The most connections the store opens at once, the change feed's `LISTEN` among them; the configuration's own
+		/// `maximumConnections` applies when it is lower. Two: the feed, and one for reads and publishes.
+		public var maximumConnections = 2
+		/// How long a connection for reads and publishes stays open unused; the configuration's own `connectionIdleTimeout`
+		/// applies when it is shorter. Shorter than the catch-up interval, so an idle process holds only its `LISTEN` connection.
+		public var idleConnectionTimeout: Duration = .seconds(5)
 
 		/**
 		The defaults: table `public.defaults_sync`, created on first use, 10 s per operation,
-		reconnecting after 100 ms doubling up to 30 s, catching up every 30 s.
+		reconnecting after 100 ms doubling up to 30 s, catching up every 30 s, at most two
+		connections, the one for statements closed after 5 s unused.
 
 		```swift
 		var options = Defaults.PostgresRemoteStore.Options()

@@ -19,6 +19,11 @@ final class PostgresSyncDatabase: Sendable {
 	private static let silent = Logger(label: "DefaultsPostgres.silent") { _ in SwiftLogNoOpLogHandler() }
 
 	init(configuration: PostgresClient.Configuration, table: PostgresSyncTable, options: Defaults.PostgresRemoteStore.Options) {
+		// A fleet's processes share the server's connection slots: each holds its feed's, and one for statements only while it works.
+		var configuration = configuration
+		configuration.options.maximumConnections = max(1, min(configuration.options.maximumConnections, options.maximumConnections))
+		configuration.options.minimumConnections = min(configuration.options.minimumConnections, configuration.options.maximumConnections)
+		configuration.options.connectionIdleTimeout = min(configuration.options.connectionIdleTimeout, options.idleConnectionTimeout)
 		client = PostgresClient(configuration: configuration, backgroundLogger: connectionErrors.logger())
 		self.table = table
 		self.options = options

@@ -90,6 +90,24 @@ enum PostgresTestServer {
 		}
 	}
 
+	/// How many connections opened with `applicationName` the server holds now.
+	static func connectionCount(of applicationName: String) async throws -> Int {
+		let client = PostgresClient(configuration: configuration(applicationName: "defaults-tests-admin"))
+		return try await withThrowingTaskGroup(of: Int?.self) { group in
+			group.addTask {
+				await client.run()
+				return nil
+			}
+			let rows = try await client.query("SELECT count(*)::int FROM pg_stat_activity WHERE application_name = \(applicationName)")
+			var count = 0
+			for try await row in rows {
+				count = try row.decode(Int.self)
+			}
+			group.cancelAll()
+			return count
+		}
+	}
+
 	/// Ends, from the server side, every connection opened with `applicationName`; returns how many it ended.
 	static func terminateConnections(of applicationName: String) async throws {
 		try await execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(applicationName)")
