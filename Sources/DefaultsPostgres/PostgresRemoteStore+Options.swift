@@ -34,11 +34,15 @@ extension Defaults.PostgresRemoteStore {
 		/// How long a connection for reads and publishes stays open unused; the configuration's own `connectionIdleTimeout`
 		/// applies when it is shorter. Shorter than the catch-up interval, so an idle process holds only its `LISTEN` connection.
 		public var idleConnectionTimeout: Duration = .seconds(5)
+		/// Which processes share one connection to the server: by default, every process with the same preferences
+		/// folder (one user of one host) that uses the same server, table and namespace (see ``ConnectionSharing``).
+		public var connectionSharing = ConnectionSharing.perPreferencesFolder
 
 		/**
 		The defaults: table `public.defaults_sync`, created on first use, 10 s per operation,
 		reconnecting after 100 ms doubling up to 30 s, catching up every 30 s, at most two
-		connections, the one for statements closed after 5 s unused.
+		connections, the one for statements closed after 5 s unused, and one process of each
+		preferences folder connecting for all of them.
 
 		```swift
 		var options = Defaults.PostgresRemoteStore.Options()
