@@ -58,7 +58,7 @@ package enum PreferencesLocation {
 	}
 
 	/// The preferences folder of this process.
-	static func folder() throws(Defaults.PersistenceError) -> URL {
+	package static func folder() throws(Defaults.PersistenceError) -> URL {
 		if let folder = folderOverride.withLock({ $0 }) {
 			return folder
 		}

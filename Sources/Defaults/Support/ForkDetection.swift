@@ -12,7 +12,7 @@ them at its exit, over newer values the parent flushed meanwhile: they are
 the parent's to write. A fork handler counts the forks; state stamped with an
 older count was inherited.
 */
-enum ForkDetection {
+package enum ForkDetection {
 	/// 0 in a process that was not forked; a forked child's is its parent's plus one.
 	static var generation: UInt64 {
 		forks.load(ordering: .relaxed)
@@ -27,12 +27,73 @@ enum ForkDetection {
 
 	private static let handlerInstalled: Void = {
 		#if canImport(Glibc)
-		// The child handler runs in the child, with only the forking thread: an atomic increment is safe there.
+		// The child handler runs in the child, with only the forking thread: an atomic increment and `close` are safe there.
 		pthread_atfork(nil, nil) {
 			ForkDetection.forks.add(1, ordering: .relaxed)
+			ParentOnlyDescriptors.closeAll()
 		}
 		#endif
 	}()
+
+	/**
+	Closes `descriptor` in every child forked from now on, until
+	``keepInForkedChildren(_:)``: a child must not keep alive what only the
+	parent acts on (a `flock` held for the parent's role, which the child's
+	copy would hold after the parent's death, the child never acting on it).
+	Returns `false` when too many descriptors are registered (the child then keeps it).
+	*/
+	@discardableResult
+	package static func closeInForkedChildren(_ descriptor: Int32) -> Bool {
+		start()
+		return ParentOnlyDescriptors.register(descriptor)
+	}
+
+	/// Stops closing `descriptor` in forked children (call it before closing `descriptor` yourself).
+	package static func keepInForkedChildren(_ descriptor: Int32) {
+		ParentOnlyDescriptors.unregister(descriptor)
+	}
+}
+
+/// The descriptors a forked child closes, in fixed slots the fork handler reads without a lock (it must not wait
+/// for one another thread held at the fork); registrations take the slots' lock.
+private enum ParentOnlyDescriptors {
+	static let capacity = 64
+	/// −1 marks a free slot. Aligned 32-bit stores are whole on every platform Swift runs on, so the child reads each slot whole.
+	nonisolated(unsafe) static let slots: UnsafeMutablePointer<Int32> = {
+		let slots = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+		slots.initialize(repeating: -1, count: capacity)
+		return slots
+	}()
+
+	static let registration = Mutex(())
+
+	static func register(_ descriptor: Int32) -> Bool {
+		registration.withLock { _ in
+			guard let free = (0..<capacity).first(where: { slots[$0] == -1 }) else {
+				return false
+			}
+
+			slots[free] = descriptor
+			return true
+		}
+	}
+
+	static func unregister(_ descriptor: Int32) {
+		registration.withLock { _ in
+			for index in 0..<capacity where slots[index] == descriptor {
+				slots[index] = -1
+			}
+		}
+	}
+
+	static func closeAll() {
+		#if canImport(Glibc)
+		for index in 0..<capacity where slots[index] >= 0 {
+			close(slots[index])
+			slots[index] = -1
+		}
+		#endif
+	}
 }
 
 /**

@@ -44,6 +44,8 @@ enum PostgresTestServer {
 		options.operationTimeout = .seconds(3)
 		options.reconnectDelay = .milliseconds(50)
 		options.maximumReconnectDelay = .milliseconds(500)
+		// Each store stands for a device of its own (its own connections, which a test may terminate): none shares a host's.
+		options.connectionSharing = .none
 		return options
 	}
 

@@ -67,7 +67,7 @@ extension Defaults {
 				}
 
 				for (key, stored) in contents {
-					guard let entry = JournalEntry.entry(from: stored) else {
+					guard let entry = Defaults.RemoteEntry(propertyListValue: stored) else {
 						continue
 					}
 
@@ -90,10 +90,10 @@ extension Defaults {
 			try journal.update { contents in
 				var values = contents ?? [:]
 				for (key, entry) in entries {
-					let current = values[key].flatMap(JournalEntry.entry(from:))
+					let current = values[key].flatMap(Defaults.RemoteEntry.init(propertyListValue:))
 					// An impossible stamp (an edited journal) is replaced: it was never adopted anywhere.
 					if current.map({ entry.timestamp > $0.timestamp || $0.timestamp.implausibility(at: now) != nil }) ?? true {
-						values[key] = JournalEntry.stored(entry)
+						values[key] = entry.propertyListValue
 					}
 				}
 
@@ -113,26 +113,6 @@ extension Defaults {
 
 			return stream
 		}
-	}
-}
-
-/// How a journal stores an entry: `{t: [milliseconds, counter, device], v: value}`, no `v` for a tombstone.
-private enum JournalEntry {
-	static func stored(_ entry: Defaults.RemoteEntry) -> PropertyListValue {
-		var fields: [String: PropertyListValue] = ["t": entry.timestamp.propertyListValue]
-		fields["v"] = entry.value?.storage
-		return .dictionary(fields)
-	}
-
-	static func entry(from stored: PropertyListValue) -> Defaults.RemoteEntry? {
-		guard
-			case .dictionary(let fields) = stored,
-			let timestamp = fields["t"].flatMap(Defaults.SyncTimestamp.init(propertyListValue:))
-		else {
-			return nil
-		}
-
-		return Defaults.RemoteEntry(value: fields["v"].map(Defaults.AnySerializable.init(storage:)), timestamp: timestamp)
 	}
 }
 

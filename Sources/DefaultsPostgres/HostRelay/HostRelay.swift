@@ -1,0 +1,187 @@
+#if Postgres
+import Defaults
+import Foundation
+import PostgresNIO
+
+/**
+A host's processes sharing one connection to a namespace: the
+``Defaults/PostgresRemoteStore`` of a process that shares
+(``Defaults/PostgresRemoteStore/ConnectionSharing``) reads and publishes
+through it.
+
+One process leads (``HostRelayLeadership``): it connects, and runs a
+``HostRelayLeader`` that keeps the relay's copy of the namespace and publishes
+what the others hand it (``HostRelayFiles``). Every other process:
+- reads the copy as the remote, and hears of each change to it within
+  milliseconds (inotify), and at every catch-up interval;
+- publishes by adding to the outbox, then waits until the copy holds its
+  entries (or newer ones), so a publication returns once the table has it,
+  as with a connection of its own; the wait ends after the operation
+  timeout with an error, and the entries stay in the outbox for the leader;
+- reports the leader's problem (an outage, a broken table) as its own: the
+  copy carries it.
+- tries every second to take the lead, so a leader that ends is replaced.
+
+The leader itself reads and publishes on its connection, and keeps the copy
+up to date with what it reads and publishes.
+*/
+final class HostRelay: Sendable {
+	/// How often a process that does not lead tries to: how long a host can be without a leader.
+	static let electionInterval = Duration.seconds(1)
+
+	let files: HostRelayFiles
+	private let leadership: HostRelayLeadership
+	private let direct: PostgresDirectStore
+	private let options: Defaults.PostgresRemoteStore.Options
+	private let mirrorWatch: RelayFileWatch
+	private let subscribers: Locked<[UUID: AsyncStream<Set<String>>.Continuation]>
+	private let election = Locked<Task<Void, Never>?>(nil)
+
+	/// The relay `direct`'s store shares, or `nil` when it shares none (or has no folder to share in: reported).
+	static func sharing(_ direct: PostgresDirectStore, configuration: PostgresClient.Configuration, options: Defaults.PostgresRemoteStore.Options) -> HostRelay? {
+		do {
+			guard let folder = try HostRelayLocation.folder(for: options.connectionSharing, configuration: configuration, options: options, namespace: direct.namespace) else {
+				return nil
+			}
+
+			try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+			return HostRelay(folder: folder, direct: direct, options: options)
+		} catch {
+			DiagnosticReporter.report(.syncFailed, key: nil, "the PostgreSQL store of namespace '\(direct.namespace)' connects on its own: it has no folder to share a connection in (\(error))")
+			return nil
+		}
+	}
+
+	private init(folder: URL, direct: PostgresDirectStore, options: Defaults.PostgresRemoteStore.Options) {
+		files = HostRelayFiles(folder: folder)
+		leadership = HostRelayLeadership(lockFile: folder.appendingPathComponent("leader.lock"))
+		self.direct = direct
+		self.options = options
+		let subscribers = Locked<[UUID: AsyncStream<Set<String>>.Continuation]>([:])
+		self.subscribers = subscribers
+		mirrorWatch = RelayFileWatch(url: files.mirror.url) {
+			for continuation in subscribers.withLock({ Array($0.values) }) {
+				continuation.yield([])
+			}
+		}
+
+		let task = Task.detached { [leadership, files, direct, options] in
+			while !Task.isCancelled {
+				if let term = leadership.tryToLead() {
+					await HostRelayLeader(files: files, direct: direct, term: term, options: options).run()
+					return
+				}
+
+				try? await Task.sleep(for: Self.electionInterval)
+			}
+		}
+		election.withLock { $0 = task }
+	}
+
+	/// Stops leading or trying to (the store is gone): another process takes over.
+	func stop() {
+		election.withLock { $0 }?.cancel()
+		leadership.resign()
+		for continuation in subscribers.withLock({ Array($0.values) }) {
+			continuation.finish()
+		}
+	}
+
+	/// Whether this process leads the relay now.
+	var isLeading: Bool {
+		leadership.term != nil
+	}
+
+	func entries() async throws -> [String: Defaults.RemoteEntry] {
+		if let term = leadership.term {
+			let entries = try await direct.entries()
+			try? files.replaceMirror(with: entries, term: term)
+			return entries
+		}
+
+		return try await waitForMirror { $0.entries }
+	}
+
+	func publish(_ entries: [String: Defaults.RemoteEntry]) async throws {
+		if let term = leadership.term {
+			try await direct.publish(entries)
+			try? files.mergeIntoMirror(entries, term: term)
+			return
+		}
+
+		// What no table can hold is reported here, by the process that wrote it, as without sharing.
+		let publishable = Set(PostgresDirectStore.rows(of: entries).map(\.key))
+		let handed = entries.filter { publishable.contains($0.key) }
+		guard !handed.isEmpty else {
+			return
+		}
+
+		try files.addToOutbox(handed)
+		try await waitForMirror { mirror -> Void? in
+			guard let mirrored = mirror.entries else {
+				return nil
+			}
+
+			let isPublished = handed.allSatisfy { key, entry in
+				mirrored[key].map { $0.timestamp >= entry.timestamp } ?? false
+			}
+			return isPublished ? () : nil
+		}
+	}
+
+	func changes() -> AsyncStream<Set<String>> {
+		let (stream, continuation) = AsyncStream.makeStream(of: Set<String>.self, bufferingPolicy: .bufferingNewest(1))
+		let id = UUID()
+		subscribers.withLock { $0[id] = continuation }
+		// The leader catches up with the table; this catches up with a change of the copy whose notice was lost.
+		let catchUp = options.catchUpInterval.map { interval in
+			Task.detached {
+				while (try? await Task.sleep(for: interval)) != nil {
+					continuation.yield([])
+				}
+			}
+		}
+		continuation.onTermination = { [subscribers] _ in
+			catchUp?.cancel()
+			subscribers.withLock { $0[id] = nil }
+		}
+
+		return stream
+	}
+
+	/**
+	Waits until the copy of the current term gives what `accept` looks for, and returns it;
+	throws the leader's problem when it records one, and gives up after the operation timeout
+	(plus an election) when no copy of the current term gives it.
+	*/
+	private func waitForMirror<Value>(_ accept: (HostRelayFiles.Mirror) -> Value?) async throws -> Value {
+		let limit = options.operationTimeout + Self.electionInterval
+		let deadline = ContinuousClock.now + limit
+		var seenChanges: UInt64?
+		var lastRead = ContinuousClock.now
+		while true {
+			// Read again only when the copy changed, or a notice may have been lost (every 200 ms).
+			let changes = mirrorWatch.changeCount
+			if changes != seenChanges || ContinuousClock.now - lastRead > .milliseconds(200) {
+				seenChanges = changes
+				lastRead = ContinuousClock.now
+				if let mirror = files.mirror(of: leadership.term ?? leadership.currentTerm()) {
+					if let problem = mirror.problem {
+						throw problem
+					}
+
+					if let value = accept(mirror) {
+						return value
+					}
+				}
+			}
+
+			guard ContinuousClock.now < deadline else {
+				throw Defaults.PostgresRemoteStoreError.unreachable(after: limit, lastConnectionError: "no process connecting for this host's processes answered (they share a connection through \(files.folder.path))")
+			}
+
+			try await Task.sleep(for: .milliseconds(2))
+		}
+	}
+}
+#endif

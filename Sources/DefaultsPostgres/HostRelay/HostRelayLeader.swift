@@ -1,0 +1,121 @@
+#if Postgres
+import Defaults
+import Foundation
+
+/**
+What the process that leads a relay does for the others, for as long as it
+leads (until its store is gone): it holds the change feed's connection, and
+
+- at each change the feed announces (another process's publication, a
+  reconnection, the catch-up interval, a retry after a failure), publishes
+  what waits in the outbox, then reads the namespace and replaces the copy;
+- at each change of the outbox, publishes what waits there, and adds it to
+  the copy once the table took it;
+- records in the copy what stops it (an outage, a broken table), which the
+  other processes report, and clears it at the next read that works.
+
+Work is coalesced: a burst of changes costs one publication and one read.
+*/
+struct HostRelayLeader: Sendable {
+	let files: HostRelayFiles
+	let direct: PostgresDirectStore
+	let term: String
+	let options: Defaults.PostgresRemoteStore.Options
+
+	private struct Pending {
+		var outbox = true
+		var read = true
+	}
+
+	/// Leads until the task is cancelled.
+	func run() async {
+		let (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+		let pending = Locked(Pending())
+		let outboxWatch = RelayFileWatch(url: files.outbox.url) {
+			pending.withLock { $0.outbox = true }
+			wake.yield()
+		}
+		let problems = Locked<String?>(nil)
+
+		await withTaskGroup(of: Void.self) { group in
+			group.addTask {
+				for await _ in direct.changes() {
+					pending.withLock { $0.read = true }
+					wake.yield()
+				}
+			}
+			group.addTask {
+				wake.yield()
+				for await _ in wakeUps {
+					let work = pending.withLock { pending in
+						defer { pending = Pending(outbox: false, read: false) }
+						return pending
+					}
+
+					if work.outbox || work.read {
+						await publishWaiting(problems: problems)
+					}
+
+					if work.read {
+						await refreshCopy(problems: problems)
+					}
+				}
+			}
+			await group.waitForAll()
+		}
+
+		withExtendedLifetime(outboxWatch) {}
+	}
+
+	/// Publishes the outbox; what the table took joins the copy and leaves the outbox.
+	private func publishWaiting(problems: Locked<String?>) async {
+		let waiting = files.waitingEntries()
+		guard !waiting.isEmpty else {
+			return
+		}
+
+		do {
+			try await direct.publish(waiting)
+		} catch {
+			record(.from(error), problems: problems)
+			return
+		}
+
+		relayFiles(problems: problems) {
+			try files.mergeIntoMirror(waiting, term: term)
+			try files.removeFromOutbox(waiting)
+		}
+	}
+
+	/// Reads the namespace into the copy.
+	private func refreshCopy(problems: Locked<String?>) async {
+		do {
+			let entries = try await direct.entries()
+			relayFiles(problems: problems) {
+				try files.replaceMirror(with: entries, term: term)
+			}
+		} catch {
+			record(.from(error), problems: problems)
+		}
+	}
+
+	private func record(_ problem: Defaults.PostgresRemoteStoreError, problems: Locked<String?>) {
+		relayFiles(problems: problems) {
+			try files.recordProblem(problem, term: term)
+		}
+	}
+
+	/// Runs an update of the relay's files; a failure (a full disk) is reported once until they can be written again.
+	private func relayFiles(problems: Locked<String?>, _ update: () throws -> Void) {
+		do {
+			try update()
+			problems.withLock { $0 = nil }
+		} catch {
+			let reason = "\(error)"
+			if problems.withLock({ $0 != reason ? ($0 = reason, true).1 : false }) {
+				DiagnosticReporter.report(.syncFailed, key: nil, "the PostgreSQL store cannot update the files it shares its connection through, in \(files.folder.path): \(reason); the other processes of this host wait until it can")
+			}
+		}
+	}
+}
+#endif

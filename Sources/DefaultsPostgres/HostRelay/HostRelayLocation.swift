@@ -1,0 +1,49 @@
+#if Postgres
+import Defaults
+import Foundation
+import PostgresNIO
+
+/// Where the processes that share a connection meet: one folder per server, database, role, table and namespace,
+/// inside the folder ``Defaults/PostgresRemoteStore/ConnectionSharing`` names.
+enum HostRelayLocation {
+	/// The folder of the preferences folder that holds the relays: `<preferences folder>/defaults-relay`.
+	static let relaysFolderName = "defaults-relay"
+
+	/// The relay folder for a store, or `nil` when it shares no connection.
+	static func folder(
+		for sharing: Defaults.PostgresRemoteStore.ConnectionSharing,
+		configuration: PostgresClient.Configuration,
+		options: Defaults.PostgresRemoteStore.Options,
+		namespace: String
+	) throws(Defaults.PersistenceError) -> URL? {
+		let parent: URL
+		switch sharing {
+		case .none:
+			return nil
+		case .perPreferencesFolder:
+			parent = try PreferencesLocation.folder().appendingPathComponent(relaysFolderName, isDirectory: true)
+		case .through(let folder):
+			parent = folder
+		}
+
+		return parent.appendingPathComponent("postgres-" + fingerprint(of: target(configuration: configuration, options: options, namespace: namespace)), isDirectory: true)
+	}
+
+	/// What the relay connects to, as one line: two stores share a relay only when these are equal.
+	static func target(configuration: PostgresClient.Configuration, options: Defaults.PostgresRemoteStore.Options, namespace: String) -> String {
+		let endpoint = configuration.unixSocketPath ?? "\(configuration.host ?? ""):\(configuration.port ?? 5432)"
+		return [endpoint, configuration.database ?? "", configuration.username, options.schema, options.table, namespace].joined(separator: "\u{0}")
+	}
+
+	/// 64-bit FNV-1a, in hex: short enough for a file name, and stable across processes and releases (unlike `hashValue`).
+	static func fingerprint(of text: String) -> String {
+		var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+		for byte in text.utf8 {
+			hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3
+		}
+
+		let hex = String(hash, radix: 16)
+		return String(repeating: "0", count: 16 - hex.count) + hex
+	}
+}
+#endif
