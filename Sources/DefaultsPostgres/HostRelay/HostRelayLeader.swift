@@ -100,6 +100,11 @@ struct HostRelayLeader: Sendable {
 	}
 
 	private func record(_ problem: Defaults.PostgresRemoteStoreError, problems: Locked<String?>) {
+		// Stopped leading (the store is gone): the work was cut short, nothing failed.
+		guard !Task.isCancelled else {
+			return
+		}
+
 		relayFiles(problems: problems) {
 			try files.recordProblem(problem, term: term)
 		}

@@ -29,6 +29,8 @@ enum PostgresConnection {
 		let settings = try settings(url: url, environment: ProcessInfo.processInfo.environment)
 		var options = Defaults.PostgresRemoteStore.Options()
 		options.createsTable = createsTable
+		// A command lives for one read or write: it connects itself, reads the table itself, and leaves no relay files.
+		options.connectionSharing = .none
 		if let table {
 			options.table = table
 		}

@@ -1,0 +1,165 @@
+#if Postgres
+@testable import DefaultsPostgres
+import DefaultsTestSupport
+import DefaultsTesting
+import Foundation
+import Testing
+@testable import Defaults
+
+extension PostgresTests {
+	/// Stores in this process that share one connection through a folder, as a host's processes do (the real processes: `PostgresFleetTests`).
+	@Suite("PostgreSQL store: one connection per host", .enabled(if: PostgresTestServer.isAvailable))
+	struct SharedConnection {
+		/// A folder for one test's relay, removed after it.
+		final class RelayFolder {
+			let url = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-relay-tests-\(UUID().uuidString)")
+
+			var options: Defaults.PostgresRemoteStore.Options {
+				var options = PostgresTestServer.quickOptions
+				options.connectionSharing = .through(folder: url)
+				options.idleConnectionTimeout = .milliseconds(500)
+				return options
+			}
+
+			deinit {
+				try? FileManager.default.removeItem(at: url)
+			}
+		}
+
+		@Test("stores sharing a connection pass the remote-store conformance check")
+		func conformance() async throws {
+			let folder = RelayFolder()
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let store = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			let peer = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			let violations = await RemoteStoreConformance.violations(of: store, peer: peer)
+			#expect(violations.isEmpty, "\(violations)")
+		}
+
+		@Test("six devices sharing a folder hold at most two connections in all, one once idle, and converge")
+		func devicesShareOneConnection() async throws {
+			let folder = RelayFolder()
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let devices = try (0..<6).map { try PostgresDevice("device\($0)", namespace: namespace, keyCount: 6, options: folder.options) }
+			func connections() async throws -> Int {
+				var total = 0
+				for device in devices {
+					total += try await PostgresTestServer.connectionCount(of: device.applicationName)
+				}
+				return total
+			}
+
+			var most = 0
+			for (index, device) in devices.enumerated() {
+				device.suite[device.keys[index]] = "from \(device.name)"
+				most = max(most, try await connections())
+			}
+
+			let converged = await eventually(timeout: .seconds(60)) {
+				for device in devices {
+					await device.settle()
+				}
+				return devices.allSatisfy { device in device.values == devices.indices.map { "from device\($0)" } }
+			}
+			most = max(most, try await connections())
+			#expect(converged, "\(devices.map(\.values))")
+			#expect(most <= 2, "the feed and one for statements, for all six")
+			#expect(await eventually(timeout: .seconds(30)) { (try? await connections()) == 1 }, "only the feed once idle")
+
+			let reader = try PostgresTestServer.store(namespace: namespace)
+			#expect(try await reader.entries().count == 6, "every device's write is in the table")
+		}
+
+		@Test("a publication through the relay returns once the table holds it")
+		func publicationReachesTheTableFirst() async throws {
+			let folder = RelayFolder()
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let leader = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			_ = try await leader.entries()
+			let follower = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			let reader = try PostgresTestServer.store(namespace: namespace)
+			for index in 1...5 {
+				let stamp = Defaults.SyncTimestamp(milliseconds: 1_000 + Int64(index), counter: 0, device: "follower")
+				try await follower.publish(["step": Defaults.RemoteEntry(value: .init(index), timestamp: stamp)])
+				#expect(try await reader.entries()["step"]?.value == .init(index))
+			}
+		}
+
+		@Test("when the process connecting for the others ends, another takes over, and what waited in the outbox is published")
+		func takeover() async throws {
+			let folder = RelayFolder()
+			let namespace = PostgresTestServer.uniqueNamespace()
+			var first: Defaults.PostgresRemoteStore? = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			_ = try await first?.entries()
+			let second = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			let reader = try PostgresTestServer.store(namespace: namespace)
+
+			// An entry a process handed over just before the leader ended.
+			let stamp = Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "gone")
+			try HostRelayFiles(folder: try #require(relayFolder(in: folder.url))).addToOutbox(["handed": Defaults.RemoteEntry(value: "over", timestamp: stamp)])
+			first = nil
+			_ = first
+
+			let later = Defaults.SyncTimestamp(milliseconds: 3_000, counter: 0, device: "second")
+			try await second.publish(["after": Defaults.RemoteEntry(value: "takeover", timestamp: later)])
+			let entries = try await reader.entries()
+			#expect(entries["after"]?.value == "takeover")
+			#expect(entries["handed"]?.value == "over")
+		}
+
+		@Test("a copy of the namespace left by an earlier leader is never read as the remote")
+		func staleCopyIsIgnored() async throws {
+			let folder = RelayFolder()
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let options = folder.options
+			// The relay's folder, found by creating (and dropping) a store once.
+			_ = try PostgresTestServer.store(namespace: namespace, options: options)
+			let relay = try #require(relayFolder(in: folder.url))
+			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "old")
+			try HostRelayFiles(folder: relay).replaceMirror(with: ["ghost": Defaults.RemoteEntry(value: "boo", timestamp: stamp)], term: String(repeating: "0", count: HostRelayLeadership.termLength))
+
+			let leader = try PostgresTestServer.store(namespace: namespace, options: options)
+			let follower = try PostgresTestServer.store(namespace: namespace, options: options)
+			#expect(try await follower.entries()["ghost"] == nil)
+			#expect(try await leader.entries()["ghost"] == nil)
+		}
+
+		@Test("the leader's problem (no server) is what every sharing store reports, once per cause")
+		func problemIsRelayed() async throws {
+			let folder = RelayFolder()
+			var options = folder.options
+			options.operationTimeout = .seconds(1)
+			let namespace = PostgresTestServer.uniqueNamespace()
+			var configuration = PostgresTestServer.configuration()
+			configuration = .init(host: "127.0.0.1", port: 1, username: configuration.username, password: nil, database: configuration.database, tls: .disable)
+			let leader = try Defaults.PostgresRemoteStore(configuration: configuration, namespace: namespace, options: options)
+			let follower = try Defaults.PostgresRemoteStore(configuration: configuration, namespace: namespace, options: options)
+
+			let ((leaderError, followerError), _) = await DiagnosticReporter.claimingAsync(where: { $0.message.contains(namespace) }) {
+				async let leaderError = failure { _ = try await leader.entries() }
+				async let followerError = failure { _ = try await follower.entries() }
+				return await (leaderError, followerError)
+			}
+
+			let relayed = try #require(followerError as? Defaults.PostgresRemoteStoreError)
+			#expect(leaderError is Defaults.PostgresRemoteStoreError)
+			#expect(!"\(relayed)".contains("no process connecting"), "the leader's own cause, not a timeout: \(relayed)")
+		}
+
+		private func failure(_ body: () async throws -> Void) async -> (any Error)? {
+			do {
+				try await body()
+				return nil
+			} catch {
+				return error
+			}
+		}
+
+		/// The one relay folder created under `parent`.
+		private func relayFolder(in parent: URL) -> URL? {
+			let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+			return names.count == 1 ? parent.appendingPathComponent(names[0]) : nil
+		}
+	}
+}
+#endif
