@@ -18,11 +18,13 @@ extension Defaults {
 	created on first use unless ``Options/createsTable`` is off.
 
 	The connection (host, credentials, TLS) comes from your
-	`PostgresClient.Configuration`; the store runs its own `PostgresClient`.
-	Give each process its own store: a store does not announce its own
-	publications to itself. Changes are signed with ``device`` (by default the
-	machine's ID) and a tag of the process, so replicas of one image never make
-	equal stamps; give each machine cloned from one image its own name.
+	`PostgresClient.Configuration`. Give each process its own store: the
+	processes of one host share one connection (see
+	``Options/connectionSharing``), one of them connecting for all, so a fleet
+	holds at most two connections per host however many processes it runs.
+	Changes are signed with ``device`` (by default the machine's ID) and a tag
+	of the process, so replicas of one image never make equal stamps; give
+	each machine cloned from one image its own name.
 
 	A publication the table refuses because it holds a newer change is noticed:
 	the key is read again at once, the newer value adopted (the clock moves

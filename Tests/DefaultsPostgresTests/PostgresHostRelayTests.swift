@@ -146,6 +146,45 @@ extension PostgresTests {
 			#expect(!"\(relayed)".contains("no process connecting"), "the leader's own cause, not a timeout: \(relayed)")
 		}
 
+		@Test("a child forked from the leader does not keep the lead once the leader is gone")
+		func forkedChildDoesNotHoldTheLead() async throws {
+			let folder = RelayFolder()
+			let namespace = PostgresTestServer.uniqueNamespace()
+			var leader: Defaults.PostgresRemoteStore? = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			_ = try await leader?.entries()
+			// A worker forked from a service: it does nothing the store would see (only async-signal-safe calls).
+			let child = forkChild()
+			try #require(child > 0)
+			defer {
+				kill(child, SIGKILL)
+				var status: Int32 = 0
+				while waitpid(child, &status, 0) < 0, errno == EINTR {}
+			}
+
+			leader = nil
+			_ = leader
+			let successor = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "successor")
+			try await successor.publish(["after": Defaults.RemoteEntry(value: "fork", timestamp: stamp)])
+			let reader = try PostgresTestServer.store(namespace: namespace)
+			#expect(try await reader.entries()["after"]?.value == "fork")
+		}
+
+		@Test("a folder another user could write to is not trusted: the store connects on its own, and says so once")
+		func untrustedFolderIsRefused() async throws {
+			let folder = RelayFolder()
+			try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let (store, reported) = try DiagnosticReporter.claiming(where: { $0.message.contains(namespace) }) {
+				try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			}
+			#expect(reported.count == 1)
+			#expect(reported.first?.message.contains("in a folder others may write to") == true, "\(reported)")
+			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "alone")
+			try await store.publish(["key": Defaults.RemoteEntry(value: "works", timestamp: stamp)])
+			#expect(try await store.entries()["key"]?.value == "works")
+		}
+
 		private func failure(_ body: () async throws -> Void) async -> (any Error)? {
 			do {
 				try await body()
@@ -161,5 +200,20 @@ extension PostgresTests {
 			return names.count == 1 ? parent.appendingPathComponent(names[0]) : nil
 		}
 	}
+}
+// Not in the Glibc module.
+@_silgen_name("fork")
+private func fork() -> pid_t
+
+/// A child that sleeps until killed: it calls only async-signal-safe functions, as a child of a threaded process must.
+private func forkChild() -> pid_t {
+	let child = fork()
+	if child == 0 {
+		while true {
+			sleep(60)
+		}
+	}
+
+	return child
 }
 #endif

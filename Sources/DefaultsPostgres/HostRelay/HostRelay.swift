@@ -45,6 +45,11 @@ final class HostRelay: Sendable {
 			}
 
 			try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+			if let problem = HostRelayLocation.trustProblem(of: folder) {
+				DiagnosticReporter.report(.syncFailed, key: nil, "the PostgreSQL store of namespace '\(direct.namespace)' connects on its own: the folder to share its connection in, \(folder.path), \(problem)")
+				return nil
+			}
+
 			return HostRelay(folder: folder, direct: direct, options: options)
 		} catch {
 			DiagnosticReporter.report(.syncFailed, key: nil, "the PostgreSQL store of namespace '\(direct.namespace)' connects on its own: it has no folder to share a connection in (\(error))")
