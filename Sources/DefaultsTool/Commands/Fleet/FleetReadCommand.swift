@@ -19,29 +19,21 @@ struct FleetReadCommand: ParsableCommand {
 			"""
 	)
 
-	@OptionGroup var remote: FleetRemoteOptions
-	@OptionGroup var output: OutputOptions
-
-	@Argument(help: "The key; all keys when left out.")
-	var key: String?
+	@OptionGroup var options: FleetReadingOptions
 
 	func run() throws {
-		if let key {
-			try FleetPublication.validate(key: key)
-		}
-
-		let remote = try remote.open(usage: Self.usage)
+		let remote = try options.open(usage: Self.usage)
 		let entries = try remote.perform { try await $0.entries() }
-		if let key {
+		if let key = options.key {
 			guard let entry = entries[key] else {
 				throw ToolError.noSuchFleetKey(key, remote: remote.name)
 			}
 
-			Output.print(output.json ? JSONFormat.render(.dictionary(FleetEntryText.fields(of: entry)), pretty: true) : FleetEntryText.line(key: key, entry))
+			Output.print(options.output.json ? JSONFormat.render(.dictionary(FleetEntryText.fields(of: entry)), pretty: true) : FleetEntryText.line(key: key, entry))
 			return
 		}
 
-		if output.json {
+		if options.output.json {
 			Output.print(JSONFormat.render(.dictionary(entries.mapValues { .dictionary(FleetEntryText.fields(of: $0)) }), pretty: true))
 		} else {
 			for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {

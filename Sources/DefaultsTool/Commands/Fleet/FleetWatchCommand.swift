@@ -20,19 +20,11 @@ struct FleetWatchCommand: ParsableCommand {
 			"""
 	)
 
-	@OptionGroup var remote: FleetRemoteOptions
-	@OptionGroup var output: OutputOptions
-
-	@Argument(help: "The key; all keys when left out.")
-	var key: String?
+	@OptionGroup var options: FleetReadingOptions
 
 	func run() throws {
-		if let key {
-			try FleetPublication.validate(key: key)
-		}
-
-		let remote = try remote.open(usage: Self.usage)
-		let (key, json) = (key, output.json)
+		let remote = try options.open(usage: Self.usage)
+		let (key, json) = (options.key, options.output.json)
 		WatchCommand.stopOnInterrupt()
 		try remote.perform { store in
 			// Subscribed before the first read: nothing that lands in between is missed.
