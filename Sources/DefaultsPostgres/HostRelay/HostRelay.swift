@@ -164,6 +164,8 @@ final class HostRelay: Sendable {
 		let deadline = ContinuousClock.now + limit
 		var seenChanges: UInt64?
 		var lastRead = ContinuousClock.now
+		// Short at first (a publication usually lands within milliseconds), then easing off, so many waiting processes cost little.
+		var pause = Duration.milliseconds(1)
 		while true {
 			// Read again only when the copy changed, or a notice may have been lost (every 200 ms).
 			let changes = mirrorWatch.changeCount
@@ -185,7 +187,8 @@ final class HostRelay: Sendable {
 				throw Defaults.PostgresRemoteStoreError.unreachable(after: limit, lastConnectionError: "no process connecting for this host's processes answered (they share a connection through \(files.folder.path))")
 			}
 
-			try await Task.sleep(for: .milliseconds(2))
+			try await Task.sleep(for: pause)
+			pause = min(pause * 2, .milliseconds(20))
 		}
 	}
 }
