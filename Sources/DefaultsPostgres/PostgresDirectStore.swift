@@ -54,13 +54,57 @@ final class PostgresDirectStore: Sendable {
 		return entries
 	}
 
+	/// What a publication did: the keys the table took (not those it holds newer), and the entries it cannot hold.
+	struct Publication: Sendable {
+		var applied: Set<String> = []
+		/// Entries the server refused for what they hold (a key too long for its index, say), with its error.
+		var rejected: [String: Defaults.PostgresRemoteStoreError] = [:]
+	}
+
+	/// Publishes `entries`; when the server cannot hold one, throws its error once the others are published.
 	func publish(_ entries: [String: Defaults.RemoteEntry]) async throws {
+		if let rejection = try await publication(of: entries).rejected.min(by: { $0.key < $1.key }) {
+			throw rejection.value
+		}
+	}
+
+	/**
+	Offers `entries` to the table in one statement. When the server refuses
+	the statement for what it holds (its error, not the connection's or an
+	altered table's), each row is offered again alone, so an entry the table
+	cannot hold never holds back the others; it is returned as rejected.
+	Connection failures and an unusable table throw.
+	*/
+	func publication(of entries: [String: Defaults.RemoteEntry]) async throws -> Publication {
 		let rows = Self.rows(of: entries)
 		guard !rows.isEmpty else {
-			return
+			return Publication()
 		}
 
-		let refused = try await perform { [rows, namespace, origin] database in
+		do {
+			return Publication(applied: try await offer(rows, of: entries))
+		} catch Defaults.PostgresRemoteStoreError.server(let sqlState, let message) {
+			var publication = Publication()
+			guard rows.count > 1 else {
+				publication.rejected[rows[0].key] = .server(sqlState: sqlState, message: message)
+				return publication
+			}
+
+			for row in rows {
+				do {
+					publication.applied.formUnion(try await offer([row], of: entries))
+				} catch Defaults.PostgresRemoteStoreError.server(let sqlState, let message) {
+					publication.rejected[row.key] = .server(sqlState: sqlState, message: message)
+				}
+			}
+
+			return publication
+		}
+	}
+
+	/// Offers `rows` in one statement; returns the keys the table took, after noticing those it holds newer.
+	private func offer(_ rows: [PostgresSyncRow], of entries: [String: Defaults.RemoteEntry]) async throws -> Set<String> {
+		let (applied, refused) = try await perform { [rows, namespace, origin] database in
 			let applied = try await database.publish(rows, namespace: namespace, origin: origin)
 			let refused = rows.filter { !applied.contains($0.key) }
 			if !refused.isEmpty {
@@ -68,12 +112,14 @@ final class PostgresDirectStore: Sendable {
 				try await database.checkColumns()
 			}
 
-			return refused
+			return (applied, refused)
 		}
 
 		if !refused.isEmpty {
 			try await noticeRefusals(of: entries.filter { entry in refused.contains { $0.key == entry.key } })
 		}
+
+		return applied
 	}
 
 	/// The rows of the entries a table can hold; each other one is reported, and stays on this device.

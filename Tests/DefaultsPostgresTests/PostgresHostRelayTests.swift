@@ -3,6 +3,7 @@
 import DefaultsTestSupport
 import DefaultsTesting
 import Foundation
+import PostgresNIO
 import Testing
 @testable import Defaults
 
@@ -107,21 +108,87 @@ extension PostgresTests {
 			#expect(entries["handed"]?.value == "over")
 		}
 
-		@Test("a copy of the namespace left by an earlier leader is never read as the remote")
-		func staleCopyIsIgnored() async throws {
+		@Test("a copy of the namespace left by a leader that ended is never read as the remote")
+		func copyOfAnEndedLeaderIsIgnored() async throws {
 			let folder = RelayFolder()
 			let namespace = PostgresTestServer.uniqueNamespace()
 			let options = folder.options
-			// The relay's folder, found by creating (and dropping) a store once.
-			_ = try PostgresTestServer.store(namespace: namespace, options: options)
-			let relay = try #require(relayFolder(in: folder.url))
-			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "old")
-			try HostRelayFiles(folder: relay).replaceMirror(with: ["ghost": Defaults.RemoteEntry(value: "boo", timestamp: stamp)], term: String(repeating: "0", count: HostRelayLeadership.termLength))
+			var earlier: Defaults.PostgresRemoteStore? = try PostgresTestServer.store(namespace: namespace, options: options)
+			_ = try await earlier?.entries()
+			earlier = nil
+			_ = earlier
 
-			let leader = try PostgresTestServer.store(namespace: namespace, options: options)
+			// The copy it left, as it may be days later: with an entry the table no longer holds.
+			let files = HostRelayFiles(folder: try #require(relayFolder(in: folder.url)))
+			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "old")
+			try files.mirror.update { contents in
+				guard case .dictionary(var entries)? = contents?["entries"] else {
+					return
+				}
+
+				entries["ghost"] = Defaults.RemoteEntry(value: "boo", timestamp: stamp).propertyListValue
+				contents?["entries"] = .dictionary(entries)
+			}
+			#expect(files.mirror(of: files.currentTerm())?.entries?["ghost"] != nil, "the copy names the last term")
+
 			let follower = try PostgresTestServer.store(namespace: namespace, options: options)
 			#expect(try await follower.entries()["ghost"] == nil)
-			#expect(try await leader.entries()["ghost"] == nil)
+		}
+
+		@Test("an entry the table cannot hold is refused to its writer alone: the others' publications land, and it does not wait in the outbox")
+		func rejectedEntryHoldsBackNothing() async throws {
+			let folder = RelayFolder()
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let leader = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			_ = try await leader.entries()
+			let writer = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			let other = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "writer")
+			// Beyond what the table's index can hold (SQLSTATE 54000).
+			let oversized = (0..<230).map { _ in UUID().uuidString }.joined()
+
+			await #expect(throws: Defaults.PostgresRemoteStoreError.self) {
+				try await writer.publish([oversized: Defaults.RemoteEntry(value: 1, timestamp: stamp), "fine": Defaults.RemoteEntry(value: 2, timestamp: stamp)])
+			}
+			try await other.publish(["good": Defaults.RemoteEntry(value: 7, timestamp: stamp)])
+
+			let reader = try PostgresTestServer.store(namespace: namespace)
+			let entries = try await reader.entries()
+			#expect(entries["good"]?.value == 7)
+			#expect(entries["fine"]?.value == 2, "published beside the rejected one")
+			let files = HostRelayFiles(folder: try #require(relayFolder(in: folder.url)))
+			#expect(await eventually { files.waitingEntries().isEmpty }, "\(files.waitingEntries().keys.map(\.count))")
+		}
+
+		@Test("without sharing too, an entry the table cannot hold does not hold back the others of its publication")
+		func rejectedEntryAlone() async throws {
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let store = try PostgresTestServer.store(namespace: namespace)
+			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "writer")
+			await #expect(throws: Defaults.PostgresRemoteStoreError.self) {
+				try await store.publish([(0..<230).map { _ in UUID().uuidString }.joined(): Defaults.RemoteEntry(value: 1, timestamp: stamp), "fine": Defaults.RemoteEntry(value: 2, timestamp: stamp)])
+			}
+			#expect(try await store.entries()["fine"]?.value == 2)
+		}
+
+		@Test("a restore to older rows reaches the copy at the next catch-up, so the processes holding newer values publish them again")
+		func restoreReachesTheCopy() async throws {
+			let folder = RelayFolder()
+			var options = folder.options
+			options.catchUpInterval = .milliseconds(500)
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let leader = try PostgresTestServer.store(namespace: namespace, options: options)
+			_ = try await leader.entries()
+			let follower = try PostgresTestServer.store(namespace: namespace, options: options)
+			let older = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "follower")
+			let newer = Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "follower")
+			try await follower.publish(["k": Defaults.RemoteEntry(value: 1, timestamp: older)])
+			try await follower.publish(["k": Defaults.RemoteEntry(value: 5, timestamp: newer)])
+			#expect(try await follower.entries()["k"]?.timestamp == newer)
+
+			// The restore: the row as it was, written without a notification.
+			try await PostgresTestServer.execute(PostgresQuery(unsafeSQL: "UPDATE public.defaults_sync SET wall_ms = 1000 WHERE namespace = '\(namespace)' AND key = 'k'"))
+			#expect(await eventually(timeout: .seconds(30)) { (try? await follower.entries())?["k"]?.timestamp.milliseconds == 1_000 })
 		}
 
 		@Test("the leader's problem (no server) is what every sharing store reports, once per cause")

@@ -42,6 +42,8 @@ package final class FileChangeWatcher: @unchecked Sendable {
 		var folderListeners: [String: [WeakListener]] = [:]
 		/// Listened folders that do not exist at the moment.
 		var missingFolders: [String: MissingFolder] = [:]
+		/// Whether inotify could not be had, and files are checked by ``FileChangePolling`` instead.
+		var isPolling = false
 	}
 
 	struct WeakListener {
@@ -56,6 +58,12 @@ package final class FileChangeWatcher: @unchecked Sendable {
 	}
 
 	let state = Locked(State())
+	/// Whether to ask for inotify at all; a watcher that does not checks the files on a timer (for tests of that fallback).
+	private let usesInotify: Bool
+
+	init(usesInotify: Bool = true) {
+		self.usesInotify = usesInotify
+	}
 
 	/// Starts notifying `listener`, which is held weakly, of changes to its file; its folder is created (private to the user) when missing.
 	package func watch(_ listener: any FileChangeListener) {
@@ -84,12 +92,26 @@ package final class FileChangeWatcher: @unchecked Sendable {
 				return (state.descriptor, false)
 			}
 
-			state.descriptor = inotify_init1(Int32(IN_CLOEXEC))
+			state.descriptor = usesInotify ? inotify_init1(Int32(IN_CLOEXEC)) : -1
 			return (state.descriptor, true)
 		}
 
 		guard descriptor >= 0 else {
-			DiagnosticReporter.report(.persistenceFailed, key: nil, "cannot watch for changes by other processes: inotify is unavailable")
+			// No inotify (a user's 128 instances all taken by other processes, say): files are checked on a timer instead.
+			let reason = usesInotify ? String(cString: strerror(errno)) : "not asked for"
+			let isFirst = state.withLock { state in
+				for listener in listeners {
+					state.register(listener, wholeFolder: wholeFolder)
+				}
+
+				defer { state.isPolling = true }
+				return !state.isPolling
+			}
+
+			if isFirst {
+				DiagnosticReporter.report(.persistenceFailed, key: nil, "inotify is unavailable (\(reason)): changes by other processes are seen by checking the files every \(FileChangePolling.intervalMilliseconds) ms instead")
+				FileChangePolling(watcher: self).start()
+			}
 			return
 		}
 
@@ -100,18 +122,8 @@ package final class FileChangeWatcher: @unchecked Sendable {
 				try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 			}
 
-			let folderPath = folder.standardizedFileURL.path
 			isMissing = state.withLock { state in
-				state.listenedFolders.insert(folderPath)
-				let path = listener.url.standardizedFileURL.path
-				if wholeFolder {
-					state.folderListeners[path, default: []].removeAll { $0.listener == nil }
-					state.folderListeners[path, default: []].append(WeakListener(listener: listener))
-				} else {
-					state.listeners[path, default: []].removeAll { $0.listener == nil }
-					state.listeners[path, default: []].append(WeakListener(listener: listener))
-				}
-
+				let folderPath = state.register(listener, wholeFolder: wholeFolder)
 				guard state.missingFolders[folderPath] == nil else {
 					return false
 				}
@@ -301,6 +313,23 @@ extension FileChangeWatcher.State {
 	}
 
 	/// The listeners of files in `folders` and of the folders themselves.
+	/// Adds `listener` to the listeners of its file (or of its folder, `wholeFolder`); returns the folder's path.
+	@discardableResult
+	mutating func register(_ listener: any FileChangeListener, wholeFolder: Bool) -> String {
+		let folderPath = (wholeFolder ? listener.url : listener.url.deletingLastPathComponent()).standardizedFileURL.path
+		listenedFolders.insert(folderPath)
+		let path = listener.url.standardizedFileURL.path
+		if wholeFolder {
+			folderListeners[path, default: []].removeAll { $0.listener == nil }
+			folderListeners[path, default: []].append(FileChangeWatcher.WeakListener(listener: listener))
+		} else {
+			listeners[path, default: []].removeAll { $0.listener == nil }
+			listeners[path, default: []].append(FileChangeWatcher.WeakListener(listener: listener))
+		}
+
+		return folderPath
+	}
+
 	func listeners(inFolders folders: Set<String>) -> [any FileChangeListener] {
 		guard !folders.isEmpty else {
 			return []

@@ -14,7 +14,7 @@ older count was inherited.
 */
 package enum ForkDetection {
 	/// 0 in a process that was not forked; a forked child's is its parent's plus one.
-	static var generation: UInt64 {
+	package static var generation: UInt64 {
 		forks.load(ordering: .relaxed)
 	}
 

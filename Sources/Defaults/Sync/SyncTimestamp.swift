@@ -70,11 +70,11 @@ extension Defaults {
 
 extension Defaults.SyncTimestamp {
 	/// How ledgers and journals store a timestamp: `[milliseconds, counter, device]`.
-	var propertyListValue: PropertyListValue {
+	package var propertyListValue: PropertyListValue {
 		.array([.integer(Int(milliseconds)), .integer(Int(counter)), .string(device)])
 	}
 
-	init?(propertyListValue stored: PropertyListValue) {
+	package init?(propertyListValue stored: PropertyListValue) {
 		guard
 			case .array(let parts) = stored, parts.count == 3,
 			case .integer(let milliseconds) = parts[0],

@@ -36,6 +36,8 @@ final class HostRelay: Sendable {
 	private let mirrorWatch: RelayFileWatch
 	private let subscribers: Locked<[UUID: AsyncStream<Set<String>>.Continuation]>
 	private let election = Locked<Task<Void, Never>?>(nil)
+	/// Asks the election to try now (it tries every second anyway).
+	private let nudge: AsyncStream<Void>.Continuation
 
 	/// The relay `direct`'s store shares, or `nil` when it shares none (or has no folder to share in: reported).
 	static func sharing(_ direct: PostgresDirectStore, configuration: PostgresClient.Configuration, options: Defaults.PostgresRemoteStore.Options) -> HostRelay? {
@@ -70,14 +72,26 @@ final class HostRelay: Sendable {
 			}
 		}
 
+		let (nudges, nudge) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+		self.nudge = nudge
 		let task = Task.detached { [leadership, files, direct, options] in
-			while !Task.isCancelled {
-				if let term = leadership.tryToLead() {
-					await HostRelayLeader(files: files, direct: direct, term: term, options: options).run()
-					return
+			await withTaskGroup(of: Void.self) { group in
+				group.addTask {
+					repeat {
+						nudge.yield()
+					} while (try? await Task.sleep(for: Self.electionInterval)) != nil
 				}
-
-				try? await Task.sleep(for: Self.electionInterval)
+				group.addTask {
+					for await _ in nudges {
+						if let term = leadership.tryToLead() {
+							await HostRelayLeader(files: files, direct: direct, term: term, options: options).run()
+							return
+						}
+					}
+				}
+				// Leading ends only with the store: whichever ends first, the other stops too.
+				await group.next()
+				group.cancelAll()
 			}
 		}
 		election.withLock { $0 = task }
@@ -99,8 +113,9 @@ final class HostRelay: Sendable {
 
 	func entries() async throws -> [String: Defaults.RemoteEntry] {
 		if let term = leadership.term {
+			let sequence = files.sequence(of: term)
 			let entries = try await direct.entries()
-			try? files.replaceMirror(with: entries, term: term)
+			try? files.replaceMirror(with: entries, readSince: sequence, term: term)
 			return entries
 		}
 
@@ -109,8 +124,12 @@ final class HostRelay: Sendable {
 
 	func publish(_ entries: [String: Defaults.RemoteEntry]) async throws {
 		if let term = leadership.term {
-			try await direct.publish(entries)
-			try? files.mergeIntoMirror(entries, term: term)
+			let publication = try await direct.publication(of: entries)
+			try? files.mergeIntoMirror(publication, of: entries, term: term)
+			if let rejection = publication.rejected.min(by: { $0.key < $1.key }) {
+				throw rejection.value
+			}
+
 			return
 		}
 
@@ -122,15 +141,21 @@ final class HostRelay: Sendable {
 		}
 
 		try files.addToOutbox(handed)
-		try await waitForMirror { mirror -> Void? in
-			guard let mirrored = mirror.entries else {
-				return nil
+		let rejections = try await waitForMirror { mirror -> [String: Defaults.PostgresRemoteStoreError]? in
+			var rejections: [String: Defaults.PostgresRemoteStoreError] = [:]
+			for (key, entry) in handed {
+				if let rejection = mirror.rejected[key], rejection.timestamp == entry.timestamp {
+					rejections[key] = rejection.error
+				} else if !(mirror.entries?[key].map({ $0.timestamp >= entry.timestamp }) ?? false) {
+					return nil
+				}
 			}
 
-			let isPublished = handed.allSatisfy { key, entry in
-				mirrored[key].map { $0.timestamp >= entry.timestamp } ?? false
-			}
-			return isPublished ? () : nil
+			return rejections
+		}
+
+		if let rejection = rejections.min(by: { $0.key < $1.key }) {
+			throw rejection.value
 		}
 	}
 
@@ -172,7 +197,13 @@ final class HostRelay: Sendable {
 			if changes != seenChanges || ContinuousClock.now - lastRead > .milliseconds(200) {
 				seenChanges = changes
 				lastRead = ContinuousClock.now
-				if let mirror = files.mirror(of: leadership.term ?? leadership.currentTerm()) {
+				// A copy is the namespace only while its leader lives: when nobody holds the lock, this process takes the lead.
+				let term = leadership.tryToLead()
+				if term != nil {
+					nudge.yield()
+				}
+
+				if let mirror = files.mirror(of: term ?? files.currentTerm()) {
 					if let problem = mirror.problem {
 						throw problem
 					}

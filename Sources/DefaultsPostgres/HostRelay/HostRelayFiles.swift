@@ -1,36 +1,76 @@
 #if Postgres
 import Defaults
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /**
-The files a relay's processes share, besides the leader's lock:
+The files a relay's processes share:
 
-- `mirror.plist`, written by the leader only: the namespace as the leader
-  last read it (`entries`, absent until its first read of the term), the
-  `term` it was written in, and the `problem` that stops the leader reading
-  or publishing now, if any. The other processes read it as the remote.
-- `outbox.plist`: entries the other processes hand the leader to publish,
-  newest per key. The leader removes an entry only once published, so an
-  entry outlives a leader that dies before publishing it.
+- `leader.lock`: the leader holds a `flock` on it and writes its term into it
+  (``HostRelayLeadership``).
+- `mirror.plist`, written by the leader only, and only while the lock file
+  names its term: the namespace as the leader last read it (`entries`,
+  absent until its first read of the term), what it published since
+  (`mergedAt`, by `sequence`), the entries the table cannot hold (`rejected`,
+  with the server's error, for the process that wrote them to report), and
+  the `problem` that stops the leader now, if any. The others read it as
+  the remote.
+- `outbox.plist`: entries the processes hand the leader to publish, newest
+  per key. The leader removes an entry only once published (or rejected), so
+  an entry outlives a leader that dies before publishing it.
 
-Both are replaced atomically under their lock, like a suite's file.
+The plists are replaced atomically under their lock, like a suite's file.
 */
 struct HostRelayFiles: Sendable {
 	let folder: URL
+	let leaderLock: URL
 	let mirror: PreferencesFile
 	let outbox: PreferencesFile
 
 	init(folder: URL) {
 		self.folder = folder
+		leaderLock = folder.appendingPathComponent("leader.lock")
 		mirror = PreferencesFile(url: folder.appendingPathComponent("mirror.plist"))
 		outbox = PreferencesFile(url: folder.appendingPathComponent("outbox.plist"))
 	}
 
-	/// The namespace as a leader read it in `term`.
+	/// The namespace as a leader read it in its term.
 	struct Mirror {
 		/// `nil` until the leader's first read of its term succeeded.
 		var entries: [String: Defaults.RemoteEntry]?
 		var problem: Defaults.PostgresRemoteStoreError?
+		/// Entries the table cannot hold, by key: the rejected entry's stamp and the server's error.
+		var rejected: [String: (timestamp: Defaults.SyncTimestamp, error: Defaults.PostgresRemoteStoreError)]
+		/// Counts the publications merged in this term: a read that began at one keeps what was merged after it.
+		var sequence: Int
+	}
+
+	/// The term `leader.lock` names: the current leader's, or the last one's when none leads now; `nil` when
+	/// there is none, or the file is not a regular file (it is never waited on).
+	func currentTerm() -> String? {
+		#if canImport(Glibc)
+		let descriptor = open(leaderLock.path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+		guard descriptor >= 0 else {
+			return nil
+		}
+
+		defer { close(descriptor) }
+		var status = stat()
+		guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+			return nil
+		}
+
+		var bytes = [UInt8](repeating: 0, count: HostRelayLeadership.termLength)
+		guard pread(descriptor, &bytes, bytes.count, 0) == bytes.count else {
+			return nil
+		}
+
+		return String(decoding: bytes, as: UTF8.self)
+		#else
+		return nil
+		#endif
 	}
 
 	/// The mirror, when it was written in `term`; `nil` when there is none yet (another term's is no longer the namespace).
@@ -39,57 +79,92 @@ struct HostRelayFiles: Sendable {
 			return nil
 		}
 
-		return Mirror(entries: Self.entries(in: contents["entries"]), problem: contents["problem"].flatMap(Defaults.PostgresRemoteStoreError.init(propertyListValue:)))
+		return Self.mirror(from: contents)
 	}
 
 	// MARK: Written by the leader
 
-	/// After a full read: the mirror becomes `entries`, keeping a newer entry published since the read began; the problem is gone.
-	func replaceMirror(with entries: [String: Defaults.RemoteEntry], term: String) throws {
-		try mirror.update { contents in
+	/**
+	After a full read that began at `sequence`: the mirror becomes `entries`,
+	and the problem becomes `problem`. An entry published after the read began
+	stays when newer than the read's (or absent from it); any other entry the
+	mirror held gives way to the table's, even when older (a restore), so the
+	processes that hold newer values publish them again.
+	*/
+	func replaceMirror(with entries: [String: Defaults.RemoteEntry], readSince sequence: Int?, problem: Defaults.PostgresRemoteStoreError? = nil, term: String) throws {
+		try updateMirror(term: term) { mirror in
 			var merged = entries
-			if contents?["term"] == .string(term), let mirrored = Self.entries(in: contents?["entries"]) {
-				for (key, entry) in mirrored where merged[key].map({ entry.timestamp > $0.timestamp }) ?? false {
-					merged[key] = entry
+			var mergedAt: [String: Int] = [:]
+			if let current = mirror.current, let sequence {
+				for (key, published) in current.mergedAt where published > sequence {
+					if let entry = current.entries[key], merged[key].map({ entry.timestamp > $0.timestamp }) ?? true {
+						merged[key] = entry
+						mergedAt[key] = published
+					}
 				}
 			}
 
-			contents = Self.contents(term: term, entries: merged, problem: nil)
+			mirror.entries = merged
+			mirror.mergedAt = mergedAt
+			mirror.problem = problem
 		}
 	}
 
-	/// After a publication the table took: its entries join the mirror, newest per key (only a mirror of this term: a partial one would hide the other keys).
-	func mergeIntoMirror(_ entries: [String: Defaults.RemoteEntry], term: String) throws {
-		try mirror.update { contents in
-			guard contents?["term"] == .string(term), var mirrored = Self.entries(in: contents?["entries"]) else {
-				return
+	/// After a publication: the entries the table took join the mirror, newest per key (only a mirror read in this
+	/// term: into none, they would hide the other keys until the read); `rejected` are set aside for their writers.
+	func mergeIntoMirror(_ entries: [String: Defaults.RemoteEntry], rejected: [String: (Defaults.SyncTimestamp, Defaults.PostgresRemoteStoreError)] = [:], term: String) throws {
+		try updateMirror(term: term) { mirror in
+			mirror.sequence += 1
+			if mirror.current != nil {
+				for (key, entry) in entries where mirror.entries?[key].map({ entry.timestamp > $0.timestamp }) ?? true {
+					mirror.entries?[key] = entry
+					mirror.mergedAt[key] = mirror.sequence
+				}
 			}
 
-			for (key, entry) in entries where mirrored[key].map({ entry.timestamp > $0.timestamp }) ?? true {
-				mirrored[key] = entry
+			for (key, entry) in entries where mirror.rejected[key].map({ $0.timestamp <= entry.timestamp }) ?? false {
+				mirror.rejected[key] = nil
 			}
 
-			contents?["entries"] = Self.stored(mirrored)
+			for (key, rejection) in rejected {
+				mirror.rejected[key] = rejection
+			}
 		}
 	}
 
-	/// Records what stops the leader now, keeping the entries last read in this term.
+	/// After a publication of `entries`: what the table took joins the mirror, what it cannot hold is set aside.
+	func mergeIntoMirror(_ publication: PostgresDirectStore.Publication, of entries: [String: Defaults.RemoteEntry], term: String) throws {
+		var rejected: [String: (Defaults.SyncTimestamp, Defaults.PostgresRemoteStoreError)] = [:]
+		for (key, error) in publication.rejected {
+			if let entry = entries[key] {
+				rejected[key] = (entry.timestamp, error)
+			}
+		}
+
+		try mergeIntoMirror(entries.filter { publication.applied.contains($0.key) }, rejected: rejected, term: term)
+	}
+
+	/// Records what stops the leader now, keeping what it last read in this term.
 	func recordProblem(_ problem: Defaults.PostgresRemoteStoreError, term: String) throws {
-		try mirror.update { contents in
-			let entries = contents?["term"] == .string(term) ? Self.entries(in: contents?["entries"]) : nil
-			contents = Self.contents(term: term, entries: entries, problem: problem)
+		try updateMirror(term: term) { mirror in
+			mirror.problem = problem
 		}
+	}
+
+	/// The sequence of the mirror of `term`, to pass to ``replaceMirror(with:readSince:problem:term:)``: `nil` before its first read.
+	func sequence(of term: String) -> Int? {
+		mirror(of: term)?.sequence
 	}
 
 	/// The entries waiting to be published.
 	func waitingEntries() -> [String: Defaults.RemoteEntry] {
-		Self.entries(in: (try? outbox.read()).flatMap { $0.map(PropertyListValue.dictionary) }) ?? [:]
+		((try? outbox.read()) ?? nil)?.compactMapValues(Defaults.RemoteEntry.init(propertyListValue:)) ?? [:]
 	}
 
-	/// Removes the published entries from the outbox (an entry that changed meanwhile stays, for the next publication).
-	func removeFromOutbox(_ published: [String: Defaults.RemoteEntry]) throws {
+	/// Removes the entries that were published (or rejected) from the outbox; an entry that changed meanwhile stays, for the next publication.
+	func removeFromOutbox(_ handled: [String: Defaults.RemoteEntry]) throws {
 		try outbox.update { contents in
-			for (key, entry) in published {
+			for (key, entry) in handled {
 				if let waiting = contents?[key].flatMap(Defaults.RemoteEntry.init(propertyListValue:)), waiting.timestamp <= entry.timestamp {
 					contents?[key] = nil
 				}
@@ -115,17 +190,72 @@ struct HostRelayFiles: Sendable {
 		}
 	}
 
-	// MARK: Encoding
+	// MARK: The mirror's contents
 
-	private static func contents(term: String, entries: [String: Defaults.RemoteEntry]?, problem: Defaults.PostgresRemoteStoreError?) -> [String: PropertyListValue] {
-		var contents: [String: PropertyListValue] = ["term": .string(term), "leader": .integer(Int(getpid()))]
-		contents["entries"] = entries.map(stored)
-		contents["problem"] = problem?.propertyListValue
-		return contents
+	/// The mirror's fields as the leader edits them.
+	private struct EditableMirror {
+		/// What the mirror held in this term, when it was read in it.
+		var current: (entries: [String: Defaults.RemoteEntry], mergedAt: [String: Int])?
+		var entries: [String: Defaults.RemoteEntry]?
+		var mergedAt: [String: Int]
+		var problem: Defaults.PostgresRemoteStoreError?
+		var rejected: [String: (timestamp: Defaults.SyncTimestamp, error: Defaults.PostgresRemoteStoreError)]
+		var sequence: Int
 	}
 
-	private static func stored(_ entries: [String: Defaults.RemoteEntry]) -> PropertyListValue {
-		.dictionary(entries.mapValues(\.propertyListValue))
+	/// Edits the mirror as the leader of `term`; nothing is written once the lock file names another term
+	/// (a successor's mirror is never overwritten by a leader that stopped with work in flight).
+	private func updateMirror(term: String, _ edit: (inout EditableMirror) -> Void) throws {
+		try mirror.update { contents in
+			guard currentTerm() == term else {
+				return
+			}
+
+			let isThisTerm = contents?["term"] == .string(term)
+			let stored = isThisTerm ? contents.map(Self.mirror(from:)) : nil
+			let mergedAt = isThisTerm ? Self.integers(in: contents?["mergedAt"]) : [:]
+			var mirror = EditableMirror(
+				current: stored?.entries.map { ($0, mergedAt) },
+				entries: stored?.entries,
+				mergedAt: mergedAt,
+				problem: stored?.problem,
+				rejected: stored?.rejected ?? [:],
+				sequence: stored?.sequence ?? 0
+			)
+			edit(&mirror)
+
+			var fields: [String: PropertyListValue] = ["term": .string(term), "leader": .integer(Int(getpid())), "sequence": .integer(mirror.sequence)]
+			fields["entries"] = mirror.entries.map { .dictionary($0.mapValues(\.propertyListValue)) }
+			fields["mergedAt"] = mirror.mergedAt.isEmpty ? nil : .dictionary(mirror.mergedAt.mapValues { .integer($0) })
+			fields["problem"] = mirror.problem?.propertyListValue
+			fields["rejected"] = mirror.rejected.isEmpty ? nil : .dictionary(mirror.rejected.mapValues { .dictionary(["t": $0.timestamp.propertyListValue, "error": $0.error.propertyListValue]) })
+			contents = fields
+		}
+	}
+
+	private static func mirror(from contents: [String: PropertyListValue]) -> Mirror {
+		var rejected: [String: (timestamp: Defaults.SyncTimestamp, error: Defaults.PostgresRemoteStoreError)] = [:]
+		if case .dictionary(let stored)? = contents["rejected"] {
+			for (key, value) in stored {
+				if case .dictionary(let fields) = value,
+				   let timestamp = fields["t"].flatMap(Defaults.SyncTimestamp.init(propertyListValue:)),
+				   let error = fields["error"].flatMap(Defaults.PostgresRemoteStoreError.init(propertyListValue:)) {
+					rejected[key] = (timestamp, error)
+				}
+			}
+		}
+
+		var sequence = 0
+		if case .integer(let stored)? = contents["sequence"] {
+			sequence = stored
+		}
+
+		return Mirror(
+			entries: entries(in: contents["entries"]),
+			problem: contents["problem"].flatMap(Defaults.PostgresRemoteStoreError.init(propertyListValue:)),
+			rejected: rejected,
+			sequence: sequence
+		)
 	}
 
 	/// The entries of a stored dictionary; an entry that does not decode (a damaged file) is left out.
@@ -135,6 +265,20 @@ struct HostRelayFiles: Sendable {
 		}
 
 		return fields.compactMapValues(Defaults.RemoteEntry.init(propertyListValue:))
+	}
+
+	private static func integers(in stored: PropertyListValue?) -> [String: Int] {
+		guard case .dictionary(let fields) = stored else {
+			return [:]
+		}
+
+		return fields.compactMapValues { value in
+			if case .integer(let number) = value {
+				return number
+			}
+
+			return nil
+		}
 	}
 }
 #endif

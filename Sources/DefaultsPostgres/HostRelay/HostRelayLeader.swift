@@ -52,12 +52,13 @@ struct HostRelayLeader: Sendable {
 						return pending
 					}
 
+					var publishingProblem: Defaults.PostgresRemoteStoreError?
 					if work.outbox || work.read {
-						await publishWaiting(problems: problems)
+						publishingProblem = await publishWaiting(problems: problems)
 					}
 
 					if work.read {
-						await refreshCopy(problems: problems)
+						await refreshCopy(keeping: publishingProblem, problems: problems)
 					}
 				}
 			}
@@ -67,32 +68,42 @@ struct HostRelayLeader: Sendable {
 		withExtendedLifetime(outboxWatch) {}
 	}
 
-	/// Publishes the outbox; what the table took joins the copy and leaves the outbox.
-	private func publishWaiting(problems: Locked<String?>) async {
+	/**
+	Publishes the outbox. What the table took joins the copy; what it cannot
+	hold is set aside in the copy for its writer to report; both leave the
+	outbox. Returns the problem when nothing could be published (the
+	connection, the table): the entries stay for the next attempt.
+	*/
+	private func publishWaiting(problems: Locked<String?>) async -> Defaults.PostgresRemoteStoreError? {
 		let waiting = files.waitingEntries()
 		guard !waiting.isEmpty else {
-			return
+			return nil
 		}
 
+		let publication: PostgresDirectStore.Publication
 		do {
-			try await direct.publish(waiting)
+			publication = try await direct.publication(of: waiting)
 		} catch {
-			record(.from(error), problems: problems)
-			return
+			let problem = Defaults.PostgresRemoteStoreError.from(error)
+			record(problem, problems: problems)
+			return problem
 		}
 
 		relayFiles(problems: problems) {
-			try files.mergeIntoMirror(waiting, term: term)
+			try files.mergeIntoMirror(publication, of: waiting, term: term)
+			// Entries no table can hold as property lists were never handed over: each writer reported its own.
 			try files.removeFromOutbox(waiting)
 		}
+		return nil
 	}
 
-	/// Reads the namespace into the copy.
-	private func refreshCopy(problems: Locked<String?>) async {
+	/// Reads the namespace into the copy; the problem stays `problem`, a publication that failed in the same round.
+	private func refreshCopy(keeping problem: Defaults.PostgresRemoteStoreError?, problems: Locked<String?>) async {
+		let sequence = files.sequence(of: term)
 		do {
 			let entries = try await direct.entries()
 			relayFiles(problems: problems) {
-				try files.replaceMirror(with: entries, term: term)
+				try files.replaceMirror(with: entries, readSince: sequence, problem: problem, term: term)
 			}
 		} catch {
 			record(.from(error), problems: problems)

@@ -1,0 +1,54 @@
+import Foundation
+
+/**
+How ``FileChangeWatcher`` sees changes when inotify cannot be had: a process
+that finds every inotify instance of its user taken (128 by default on
+Linux, so a host's 129th process of one user) checks each listened file
+and folder on a timer, and tells the listeners of those whose identity
+(inode, size, modification time) changed. Later, not never: a change is
+seen within ``intervalMilliseconds`` instead of milliseconds.
+*/
+struct FileChangePolling: Sendable {
+	static let intervalMilliseconds = 250
+
+	let watcher: FileChangeWatcher
+
+	/// Starts checking on a thread of its own, for as long as the watcher lives (the process's: the life of the process).
+	func start() {
+		let thread = Thread { [weak watcher] in
+			var known: [String: FileIdentity?] = [:]
+			let fileSystem = POSIXFileSystem()
+			while true {
+				Thread.sleep(forTimeInterval: Double(Self.intervalMilliseconds) / 1_000)
+				// The process's watcher lives as long as the process; another one (a test's) ends its checks with it.
+				guard let listened = watcher?.state.withLock({ state in
+					state.listeners.mapValues { $0.compactMap(\.listener) }.merging(state.folderListeners.mapValues { $0.compactMap(\.listener) }) { $0 + $1 }
+				}) else {
+					return
+				}
+
+				var changed: [any FileChangeListener] = []
+				for (path, listeners) in listened where !listeners.isEmpty {
+					let identity = fileSystem.identity(of: URL(fileURLWithPath: path))
+					// First sight is the baseline: the listener read its file when it started listening.
+					if let previous = known[path], previous != identity {
+						changed += listeners
+					}
+
+					known[path] = identity
+				}
+
+				known = known.filter { listened[$0.key]?.isEmpty == false }
+				var notified: Set<ObjectIdentifier> = []
+				for listener in changed where notified.insert(ObjectIdentifier(listener)).inserted {
+					listener.fileDidChange()
+				}
+			}
+		}
+		thread.name = "Defaults.FileChangePolling"
+		// It may read suites' files under their locks, like the watcher's thread: a termination signal must park another thread.
+		TerminationSignals.deferred {
+			thread.start()
+		}
+	}
+}
