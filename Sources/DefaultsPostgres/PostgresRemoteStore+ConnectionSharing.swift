@@ -12,7 +12,7 @@ extension Defaults.PostgresRemoteStore {
 	publishes what the others hand it, and keeps a copy of the namespace in the
 	folder, which the others read and watch. When it ends, another takes over
 	within a second. A host's processes therefore hold at most two connections
-	in all, however many they are.
+	per namespace, however many they are.
 
 	```swift
 	var options = Defaults.PostgresRemoteStore.Options()

@@ -246,7 +246,7 @@ extension PostgresTests {
 				try PostgresTestServer.store(namespace: namespace, options: folder.options)
 			}
 			#expect(reported.count == 1)
-			#expect(reported.first?.message.contains("in a folder others may write to") == true, "\(reported)")
+			#expect(reported.first?.message.contains("in a folder others may write to or own") == true, "\(reported)")
 			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "alone")
 			try await store.publish(["key": Defaults.RemoteEntry(value: "works", timestamp: stamp)])
 			#expect(try await store.entries()["key"]?.value == "works")

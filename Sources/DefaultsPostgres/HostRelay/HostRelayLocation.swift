@@ -66,8 +66,9 @@ enum HostRelayLocation {
 			return "has a parent that cannot be examined"
 		}
 
-		if parent.st_mode & 0o022 != 0, parent.st_mode & S_ISVTX == 0 {
-			return "is in a folder others may write to (and rename it in)"
+		// Whoever owns the parent, or may write to it without the sticky bit, may rename the folder and put another in its place.
+		if parent.st_mode & S_ISVTX == 0, parent.st_mode & 0o022 != 0 || (parent.st_uid != geteuid() && parent.st_uid != 0) {
+			return "is in a folder others may write to or own (and so rename it)"
 		}
 
 		return nil
