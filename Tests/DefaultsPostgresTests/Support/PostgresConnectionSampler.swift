@@ -5,7 +5,7 @@ import Logging
 import PostgresNIO
 
 /**
-Counts, every 200 ms, the connections a fleet's members hold on the small cluster
+Counts, every 50 ms, the connections a fleet's members hold on the small cluster
 (`pg_stat_activity`, by `application_name`), and keeps the peaks.
 
 It samples on a connection of its own, opened before the fleet starts: a fleet
@@ -78,14 +78,14 @@ final class PostgresConnectionSampler: Sendable {
 					peaks.withLock { $0.recordFailure(error) }
 				}
 
-				try? await Task.sleep(for: .milliseconds(200))
+				try? await Task.sleep(for: .milliseconds(50))
 			}
 
 			try? await connection.close()
 		}
 	}
 
-	/// Takes a sample now (besides those taken every 200 ms); the peaks, that sample included.
+	/// Takes a sample now (besides those taken every 50 ms); the peaks, that sample included.
 	func sampleNow() async -> Peaks {
 		do {
 			let held = try await Self.sample(connection, prefix: prefix)
