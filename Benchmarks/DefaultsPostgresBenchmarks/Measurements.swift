@@ -2,8 +2,8 @@
 import Defaults
 import Foundation
 
-/// Every measurement, for the shared folder and then PostgreSQL, printed as one Markdown table.
-func measure() async throws {
+/// Every measurement (or only the fleets' connections), for the shared folder and then PostgreSQL, printed as Markdown tables.
+func measure(onlyConnections: Bool) async throws {
 	let configFolder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!)
 	let writes = Int(ProcessInfo.processInfo.environment["DEFAULTS_BENCHMARK_WRITES"] ?? "") ?? 300
 	let run = UUID().uuidString.prefix(8)
@@ -13,6 +13,11 @@ func measure() async throws {
 	]
 
 	print("DefaultsPostgres benchmark, \(Date().formatted(.iso8601.year().month().day())), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+	guard !onlyConnections else {
+		try await measureConnections(configFolder: configFolder)
+		return
+	}
+
 	print("Write → observer: one process writes a synced key, another one's observer runs; \(writes) writes, one at a time.\n")
 	print("| Remote store | Write → observer, median | p99 | Max | 1k keys: write + publish | 1k keys: declare + adopt |")
 	print("|---|---:|---:|---:|---:|---:|")
@@ -21,6 +26,8 @@ func measure() async throws {
 		let (publish, adopt) = try await syncRound(writer.renamed("round-\(run)"), keyCount: 1_000)
 		print("| \(writer.title) | \(milliseconds(percentile(latencies, 0.5))) | \(milliseconds(percentile(latencies, 0.99))) | \(milliseconds(latencies.max() ?? 0)) | \(milliseconds(publish / 1_000)) | \(milliseconds(adopt / 1_000)) |")
 	}
+
+	try await measureConnections(configFolder: configFolder)
 }
 
 /// Microseconds from each write in this process to the observer in another process running.

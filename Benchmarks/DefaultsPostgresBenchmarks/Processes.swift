@@ -1,5 +1,8 @@
 #if Postgres
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 func microseconds() -> Int64 {
 	Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
@@ -31,11 +34,12 @@ final class Child: @unchecked Sendable {
 	private var buffer = ""
 	private var lines: [String] = []
 
-	init(_ arguments: [String], configFolder: URL) {
+	init(_ arguments: [String], configFolder: URL, environment overrides: [String: String] = [:]) {
 		process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
 		process.arguments = arguments
 		var environment = ProcessInfo.processInfo.environment
 		environment["XDG_CONFIG_HOME"] = configFolder.path
+		environment.merge(overrides) { _, new in new }
 		process.environment = environment
 	}
 
@@ -59,6 +63,11 @@ final class Child: @unchecked Sendable {
 		}
 	}
 
+	/// The first line printed so far that `predicate` accepts; never waits.
+	func line(where predicate: (String) -> Bool) -> String? {
+		lock.withLock { lines.first(where: predicate) }
+	}
+
 	/// Waits (polling every 100 µs) for a line that `predicate` accepts, up to `timeout` seconds.
 	func waitForLine(timeout: TimeInterval, where predicate: (String) -> Bool) -> String? {
 		let deadline = Date().addingTimeInterval(timeout)
@@ -74,6 +83,12 @@ final class Child: @unchecked Sendable {
 
 	func stop() {
 		process.terminate()
+		process.waitUntilExit()
+	}
+
+	/// Ends it at once (SIGKILL), as a crash would.
+	func kill() {
+		Glibc.kill(process.processIdentifier, SIGKILL)
 		process.waitUntilExit()
 	}
 }

@@ -46,22 +46,31 @@ enum StoreKind {
 		case .sharedFolder(let folder, let device):
 			return try Defaults.SharedFolderRemoteStore(folder: folder, device: device)
 		case .postgres(let namespace):
-			let environment = ProcessInfo.processInfo.environment
-			guard let host = environment["DEFAULTS_PG_HOST"], let port = environment["DEFAULTS_PG_PORT"].flatMap(Int.init) else {
-				throw BenchmarkError("no PostgreSQL server: run `scripts/postgres run swift run -c release DefaultsPostgresBenchmarks`")
-			}
-
-			let configuration = PostgresClient.Configuration(
-				host: host,
-				port: port,
-				username: environment["DEFAULTS_PG_USER"] ?? "defaults",
-				password: environment["DEFAULTS_PG_PASSWORD"],
-				database: environment["DEFAULTS_PG_DATABASE"],
-				tls: .disable
-			)
-			return try Defaults.PostgresRemoteStore(configuration: configuration, namespace: namespace)
+			return try Defaults.PostgresRemoteStore(configuration: postgresConfiguration(), namespace: namespace)
 		}
 	}
+}
+
+/// The server `scripts/postgres` started (DEFAULTS_PG_*); `applicationName` names the connections in `pg_stat_activity`.
+func postgresConfiguration(applicationName: String? = nil) throws -> PostgresClient.Configuration {
+	let environment = ProcessInfo.processInfo.environment
+	guard let host = environment["DEFAULTS_PG_HOST"], let port = environment["DEFAULTS_PG_PORT"].flatMap(Int.init) else {
+		throw BenchmarkError("no PostgreSQL server: run `scripts/postgres run swift run -c release DefaultsPostgresBenchmarks`")
+	}
+
+	var configuration = PostgresClient.Configuration(
+		host: host,
+		port: port,
+		username: environment["DEFAULTS_PG_USER"] ?? "defaults",
+		password: environment["DEFAULTS_PG_PASSWORD"],
+		database: environment["DEFAULTS_PG_DATABASE"],
+		tls: .disable
+	)
+	if let applicationName {
+		configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+	}
+
+	return configuration
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

@@ -17,16 +17,25 @@ enum PostgresTestServer {
 	/// Whether the tests may stop, restart and kill connections of the server (scripts/postgres gives them the means).
 	static let isControllable = isAvailable && environment["DEFAULTS_PG_CONTROL"] != nil && environment["DEFAULTS_PG_DATA"] != nil
 
+	/// Whether `scripts/postgres` also runs its small cluster, whose low `max_connections` the fleet tests hit.
+	static let isLimitedAvailable = isAvailable && limitedPort != nil
+
+	/// The small cluster's port (same host, user, password and database as the main one).
+	static let limitedPort = environment["DEFAULTS_PG_LIMITED_PORT"].flatMap { Int($0) }
+
+	/// The small cluster's `max_connections` (no slot reserved for superusers: the limit is the limit).
+	static let limitedMaximumConnections = environment["DEFAULTS_PG_LIMITED_MAX_CONNECTIONS"].flatMap { Int($0) } ?? 25
+
 	/// A namespace no other test uses.
 	static func uniqueNamespace(_ label: String = #function) -> String {
 		"test-\(label.prefix(40))-\(UUID().uuidString.prefix(8))"
 	}
 
 	/// Connection settings; `applicationName` lets a test find (and terminate) this store's connections on the server.
-	static func configuration(applicationName: String = "defaults-tests", password: String? = nil) -> PostgresClient.Configuration {
+	static func configuration(applicationName: String = "defaults-tests", password: String? = nil, port: Int? = nil) -> PostgresClient.Configuration {
 		var configuration = PostgresClient.Configuration(
 			host: environment["DEFAULTS_PG_HOST"] ?? "127.0.0.1",
-			port: Int(environment["DEFAULTS_PG_PORT"] ?? "") ?? 5432,
+			port: port ?? Int(environment["DEFAULTS_PG_PORT"] ?? "") ?? 5432,
 			username: environment["DEFAULTS_PG_USER"] ?? "defaults",
 			password: password ?? environment["DEFAULTS_PG_PASSWORD"],
 			database: environment["DEFAULTS_PG_DATABASE"],
@@ -36,6 +45,11 @@ enum PostgresTestServer {
 		// Stores live as long as their synchronisers (the whole test run): keep each one's pool small.
 		configuration.options.maximumConnections = 4
 		return configuration
+	}
+
+	/// Connection settings for the small cluster (see ``isLimitedAvailable``).
+	static func limitedConfiguration(applicationName: String) -> PostgresClient.Configuration {
+		configuration(applicationName: applicationName, port: limitedPort)
 	}
 
 	/// Options with short delays, so reconnection tests finish quickly.
