@@ -396,8 +396,12 @@ final class Synchronizer: SuiteSyncLink {
 	}
 
 	private func adopt(_ entry: Defaults.RemoteEntry, for key: Defaults._AnyKey, ledger: SyncLedger) {
+		let suite = key.processWideSuite
+		// Already stored (another process of this host adopted it into the shared file first): only the stamp is new here.
+		// Writing it again would rewrite the file for every process of the host, and tell observers of a change that is not one.
+		let isStored = suite.values.ownObject(forKey: key.name).flatMap(PropertyListValue.init) == entry.value?.storage
 		// Recorded only once stored: a pull the suite refused (its size budget) is tried again at the next pull, not skipped as done.
-		guard key.processWideSuite.change(key.name, to: entry.value?.storage?.object, origin: .synced) else {
+		guard isStored || suite.change(key.name, to: entry.value?.storage?.object, origin: .synced) else {
 			return
 		}
 
