@@ -8,18 +8,16 @@ and folder on a timer, and tells the listeners of those whose identity
 (inode, size, modification time) changed. Later, not never: a change is
 seen within ``intervalMilliseconds`` instead of milliseconds.
 */
-struct FileChangePolling: Sendable {
+enum FileChangePolling {
 	static let intervalMilliseconds = 250
 
-	let watcher: FileChangeWatcher
-
-	/// Starts checking on a thread of its own, for as long as the watcher lives (the process's: the life of the process).
-	func start() {
+	/// Starts checking `watcher`'s files on a thread of its own, for as long as it lives (the process's: the life of the process).
+	static func start(for watcher: FileChangeWatcher) {
 		let thread = Thread { [weak watcher] in
 			var known: [String: FileIdentity?] = [:]
 			let fileSystem = POSIXFileSystem()
 			while true {
-				Thread.sleep(forTimeInterval: Double(Self.intervalMilliseconds) / 1_000)
+				Thread.sleep(forTimeInterval: Double(intervalMilliseconds) / 1_000)
 				// The process's watcher lives as long as the process; another one (a test's) ends its checks with it.
 				guard let listened = watcher?.state.withLock({ state in
 					state.listeners.mapValues { $0.compactMap(\.listener) }.merging(state.folderListeners.mapValues { $0.compactMap(\.listener) }) { $0 + $1 }

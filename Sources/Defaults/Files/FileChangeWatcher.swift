@@ -110,7 +110,7 @@ package final class FileChangeWatcher: @unchecked Sendable {
 
 			if isFirst {
 				DiagnosticReporter.report(.persistenceFailed, key: nil, "inotify is unavailable (\(reason)): changes by other processes are seen by checking the files every \(FileChangePolling.intervalMilliseconds) ms instead")
-				FileChangePolling(watcher: self).start()
+				FileChangePolling.start(for: self)
 			}
 			return
 		}
