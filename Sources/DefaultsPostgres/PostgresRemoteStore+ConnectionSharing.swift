@@ -12,7 +12,8 @@ extension Defaults.PostgresRemoteStore {
 	publishes what the others hand it, and keeps a copy of the namespace in the
 	folder, which the others read and watch. When it ends, another takes over
 	within a second. A host's processes therefore hold at most two connections
-	per namespace, however many they are.
+	per namespace, however many they are. Sharing is built and tested on Linux;
+	on other platforms every process connects on its own.
 
 	```swift
 	var options = Defaults.PostgresRemoteStore.Options()

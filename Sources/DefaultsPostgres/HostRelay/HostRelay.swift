@@ -41,6 +41,10 @@ final class HostRelay: Sendable {
 
 	/// The relay `direct`'s store shares, or `nil` when it shares none (or has no folder to share in: reported).
 	static func sharing(_ direct: PostgresDirectStore, configuration: PostgresClient.Configuration, options: Defaults.PostgresRemoteStore.Options) -> HostRelay? {
+		#if !canImport(Glibc)
+		// Built and tested on Linux only (its `flock` and inotify): elsewhere each process connects on its own.
+		return nil
+		#else
 		do {
 			guard let folder = try HostRelayLocation.folder(for: options.connectionSharing, configuration: configuration, options: options, namespace: direct.namespace) else {
 				return nil
@@ -57,6 +61,7 @@ final class HostRelay: Sendable {
 			DiagnosticReporter.report(.syncFailed, key: nil, "the PostgreSQL store of namespace '\(direct.namespace)' connects on its own: it has no folder to share a connection in (\(error))")
 			return nil
 		}
+		#endif
 	}
 
 	private init(folder: URL, direct: PostgresDirectStore, options: Defaults.PostgresRemoteStore.Options) {
