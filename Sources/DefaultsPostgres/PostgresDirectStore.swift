@@ -70,10 +70,11 @@ final class PostgresDirectStore: Sendable {
 
 	/**
 	Offers `entries` to the table in one statement. When the server refuses
-	the statement for what it holds (its error, not the connection's or an
-	altered table's), each row is offered again alone, so an entry the table
-	cannot hold never holds back the others; it is returned as rejected.
-	Connection failures and an unusable table throw.
+	the statement for what a row holds (``isRejection(_:)``), each row is
+	offered again alone, so an entry the table cannot hold never holds back
+	the others; it is returned as rejected. Every other failure (the
+	connection, an altered table, a server that is read-only or out of disk
+	for now) throws, and the entries are published again later.
 	*/
 	func publication(of entries: [String: Defaults.RemoteEntry]) async throws -> Publication {
 		let rows = Self.rows(of: entries)
@@ -83,7 +84,7 @@ final class PostgresDirectStore: Sendable {
 
 		do {
 			return Publication(applied: try await offer(rows, of: entries))
-		} catch Defaults.PostgresRemoteStoreError.server(let sqlState, let message) {
+		} catch Defaults.PostgresRemoteStoreError.server(let sqlState, let message) where Self.isRejection(sqlState) {
 			var publication = Publication()
 			guard rows.count > 1 else {
 				publication.rejected[rows[0].key] = .server(sqlState: sqlState, message: message)
@@ -93,13 +94,19 @@ final class PostgresDirectStore: Sendable {
 			for row in rows {
 				do {
 					publication.applied.formUnion(try await offer([row], of: entries))
-				} catch Defaults.PostgresRemoteStoreError.server(let sqlState, let message) {
+				} catch Defaults.PostgresRemoteStoreError.server(let sqlState, let message) where Self.isRejection(sqlState) {
 					publication.rejected[row.key] = .server(sqlState: sqlState, message: message)
 				}
 			}
 
 			return publication
 		}
+	}
+
+	/// Whether a server error of `sqlState` is about what a row holds, so that offering it again cannot work: a data
+	/// exception (class 22), a constraint (23) or a limit of the server, such as an index row too large (54).
+	static func isRejection(_ sqlState: String) -> Bool {
+		["22", "23", "54"].contains(String(sqlState.prefix(2)))
 	}
 
 	/// Offers `rows` in one statement; returns the keys the table took, after noticing those it holds newer.
@@ -190,6 +197,11 @@ final class PostgresDirectStore: Sendable {
 			retry.withLock { $0.backoff.reset() }
 			return value
 		} catch {
+			// A row the table cannot hold fails again however often it is retried: only outages are.
+			if case .server(let sqlState, _) = error, Self.isRejection(sqlState) {
+				throw error
+			}
+
 			scheduleRetry()
 			throw error
 		}

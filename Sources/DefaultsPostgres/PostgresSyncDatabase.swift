@@ -62,7 +62,7 @@ final class PostgresSyncDatabase: Sendable {
 		let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
 		var entries: [String: Defaults.RemoteEntry] = [:]
 		var rows = 0
-		for try await row in try await client.query(query) {
+		for row in try await self.rows(of: query) {
 			rows += 1
 			switch PostgresSyncRow.decode(row) {
 			case .entry(let key, let entry):
@@ -84,19 +84,37 @@ final class PostgresSyncDatabase: Sendable {
 
 	/// Offers `rows`; returns the keys the table took (the others hold a stamp at least as new, or the table is unusable).
 	func publish(_ rows: [PostgresSyncRow], namespace: String, origin: String) async throws -> Set<String> {
-		let result = try await client.query(table.upsertQuery(namespace: namespace, origin: origin, rows: rows))
 		var applied: Set<String> = []
-		for try await keys in result.decode([String].self) {
-			applied.formUnion(keys)
+		for row in try await self.rows(of: table.upsertQuery(namespace: namespace, origin: origin, rows: rows)) {
+			applied.formUnion(try row.decode([String].self))
 		}
 
 		return applied
 	}
 
+	/**
+	Runs `query` on a connection leased for it alone, and reads every row
+	before handing the connection back. The pool's own `query` can keep the
+	connection leased for good when the server refuses the statement before
+	its rows are read, which would leave the store without a connection for
+	statements (its budget is two, the feed's among them).
+	*/
+	private func rows(of query: PostgresQuery) async throws -> [PostgresRow] {
+		try await client.withConnection { connection in
+			var rows: [PostgresRow] = []
+			for try await row in try await connection.query(query, logger: Self.silent) {
+				rows.append(row)
+			}
+
+			return rows
+		}
+	}
+
 	/// Throws when a column the store uses is missing or has another type (a table altered under the store).
 	func checkColumns() async throws {
 		var types: [String: String] = [:]
-		for try await (name, type) in try await client.query(table.columnTypesQuery()).decode((String, String).self) {
+		for row in try await rows(of: table.columnTypesQuery()) {
+			let (name, type) = try row.decode((String, String).self)
 			types[name] = type
 		}
 
@@ -134,8 +152,8 @@ final class PostgresSyncDatabase: Sendable {
 		}
 
 		var exists = false
-		for try await name in try await client.query(table.existenceQuery()).decode(String?.self) {
-			exists = name != nil
+		for row in try await rows(of: table.existenceQuery()) {
+			exists = try row.decode(String?.self) != nil
 		}
 
 		if !exists {

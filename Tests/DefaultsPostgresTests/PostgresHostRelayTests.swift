@@ -164,11 +164,35 @@ extension PostgresTests {
 		func rejectedEntryAlone() async throws {
 			let namespace = PostgresTestServer.uniqueNamespace()
 			let store = try PostgresTestServer.store(namespace: namespace)
-			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "writer")
-			await #expect(throws: Defaults.PostgresRemoteStoreError.self) {
-				try await store.publish([(0..<230).map { _ in UUID().uuidString }.joined(): Defaults.RemoteEntry(value: 1, timestamp: stamp), "fine": Defaults.RemoteEntry(value: 2, timestamp: stamp)])
+			// Several rounds: a refused statement must hand its connection back every time (the store has one for statements).
+			for round in 1...5 {
+				let stamp = Defaults.SyncTimestamp(milliseconds: 1_000 + Int64(round), counter: 0, device: "writer")
+				await #expect(throws: Defaults.PostgresRemoteStoreError.self) {
+					try await store.publish([(0..<230).map { _ in UUID().uuidString }.joined(): Defaults.RemoteEntry(value: 1, timestamp: stamp), "fine": Defaults.RemoteEntry(value: .init(round), timestamp: stamp)])
+				}
+				#expect(try await store.entries()["fine"]?.value == .init(round))
 			}
-			#expect(try await store.entries()["fine"]?.value == 2)
+		}
+
+		@Test("a server error that is not about an entry (read-only for a while) is an outage: the entry waits, and lands once it ends")
+		func transientServerErrorIsAnOutage() async throws {
+			let folder = RelayFolder()
+			let namespace = PostgresTestServer.uniqueNamespace()
+			let leader = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			_ = try await leader.entries()
+			let follower = try PostgresTestServer.store(namespace: namespace, options: folder.options)
+			let name = "refuse_\(UUID().uuidString.prefix(8).lowercased())"
+			try await PostgresTestServer.execute(PostgresQuery(unsafeSQL: "CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'read-only for now' USING ERRCODE = '25006'; END $$"))
+			try await PostgresTestServer.execute(PostgresQuery(unsafeSQL: "CREATE TRIGGER \(name) BEFORE INSERT OR UPDATE ON public.defaults_sync FOR EACH ROW WHEN (NEW.namespace = '\(namespace)') EXECUTE FUNCTION \(name)()"))
+			let stamp = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "follower")
+			await #expect(throws: Defaults.PostgresRemoteStoreError.self) {
+				try await follower.publish(["k": Defaults.RemoteEntry(value: 7, timestamp: stamp)])
+			}
+			try await PostgresTestServer.execute(PostgresQuery(unsafeSQL: "DROP TRIGGER \(name) ON public.defaults_sync"))
+			try await PostgresTestServer.execute(PostgresQuery(unsafeSQL: "DROP FUNCTION \(name)()"))
+
+			let reader = try PostgresTestServer.store(namespace: namespace)
+			#expect(await eventually(timeout: .seconds(20)) { (try? await reader.entries())?["k"]?.value == 7 }, "published from the outbox once the server takes writes")
 		}
 
 		@Test("a restore to older rows reaches the copy at the next catch-up, so the processes holding newer values publish them again")

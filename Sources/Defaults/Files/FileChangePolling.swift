@@ -28,8 +28,9 @@ enum FileChangePolling {
 				var changed: [any FileChangeListener] = []
 				for (path, listeners) in listened where !listeners.isEmpty {
 					let identity = fileSystem.identity(of: URL(fileURLWithPath: path))
-					// First sight is the baseline: the listener read its file when it started listening.
-					if let previous = known[path], previous != identity {
+					// First sight counts as a change: the listener read its file before it listened, and another process
+					// may have written it in between. Listeners re-read and find nothing new when nothing is.
+					if known[path].map({ $0 != identity }) ?? true {
 						changed += listeners
 					}
 

@@ -399,7 +399,8 @@ final class Synchronizer: SuiteSyncLink {
 		let suite = key.processWideSuite
 		// Already stored (another process of this host adopted it into the shared file first): only the stamp is new here.
 		// Writing it again would rewrite the file for every process of the host, and tell observers of a change that is not one.
-		let isStored = suite.values.ownObject(forKey: key.name).flatMap(PropertyListValue.init) == entry.value?.storage
+		// The stored value itself: a launch argument equal to the pulled value does not make it stored.
+		let isStored = suite.values.storedObject(forKey: key.name).flatMap(PropertyListValue.init) == entry.value?.storage
 		// Recorded only once stored: a pull the suite refused (its size budget) is tried again at the next pull, not skipped as done.
 		guard isStored || suite.change(key.name, to: entry.value?.storage?.object, origin: .synced) else {
 			return

@@ -57,7 +57,8 @@ struct HostRelayLeader: Sendable {
 						publishingProblem = await publishWaiting(problems: problems)
 					}
 
-					if work.read {
+					// A problem the copy still shows after a publication that worked is read away now, not at the next notice.
+					if work.read || (publishingProblem == nil && files.mirror(of: term)?.problem != nil) {
 						await refreshCopy(keeping: publishingProblem, problems: problems)
 					}
 				}

@@ -82,9 +82,14 @@ final class HostRelayLeadership: Sendable {
 				let hex = String(UInt32.random(in: .min ... .max), radix: 16)
 				return String(repeating: "0", count: 8 - hex.count) + hex
 			}.joined()
-			// A term that could not be written is still this process's: readers then keep distrusting the old copy, and wait.
-			_ = term.utf8CString.withUnsafeBufferPointer { bytes in
+			// Leading with the previous term still in the file would make the previous leader's copy trusted: give the lead back.
+			let written = term.utf8CString.withUnsafeBufferPointer { bytes in
 				pwrite(descriptor, bytes.baseAddress, Self.termLength, 0)
+			}
+			guard written == Self.termLength else {
+				ForkDetection.keepInForkedChildren(descriptor)
+				close(descriptor)
+				return (nil, true)
 			}
 			state = (descriptor, term, ForkDetection.generation)
 			return (term, isRegistered)
