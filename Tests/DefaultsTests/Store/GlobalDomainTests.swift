@@ -30,6 +30,8 @@ struct GlobalDomainTests {
 
 		try FileManager.default.removeItem(at: globalFile)
 		#expect(suite.wait(timeout: 5) { Defaults[key] == "registered" })
+		// The watcher's thread applies the change, then tells observers: a read can see it first.
+		#expect(suite.wait(timeout: 5) { heard.values.count == 4 })
 		#expect(heard.values == ["global", "stored", "global", "registered"])
 	}
 
