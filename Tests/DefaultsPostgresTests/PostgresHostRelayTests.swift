@@ -23,7 +23,11 @@ extension PostgresTests {
 			}
 
 			deinit {
-				try? FileManager.default.removeItem(at: url)
+				// A store's relay work may still be finishing a write (its task is cancelled, not awaited): try again until it is gone.
+				for _ in 0..<50 where FileManager.default.fileExists(atPath: url.path) {
+					try? FileManager.default.removeItem(at: url)
+					usleep(20_000)
+				}
 			}
 		}
 

@@ -206,6 +206,12 @@ struct HostRelayFiles: Sendable {
 	/// Edits the mirror as the leader of `term`; nothing is written once the lock file names another term
 	/// (a successor's mirror is never overwritten by a leader that stopped with work in flight).
 	private func updateMirror(term: String, _ edit: (inout EditableMirror) -> Void) throws {
+		// Checked first outside the mirror's lock too: taking it would create the lock file, and the folder, again after
+		// both were removed (a relay given up, a test's folder deleted) under a leader that had work in flight.
+		guard currentTerm() == term else {
+			return
+		}
+
 		try mirror.update { contents in
 			guard currentTerm() == term else {
 				return

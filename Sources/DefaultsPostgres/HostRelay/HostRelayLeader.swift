@@ -124,6 +124,11 @@ struct HostRelayLeader: Sendable {
 
 	/// Runs an update of the relay's files; a failure (a full disk) is reported once until they can be written again.
 	private func relayFiles(problems: Locked<String?>, _ update: () throws -> Void) {
+		// No longer leading (the store is gone): its successor writes the files now.
+		guard !Task.isCancelled else {
+			return
+		}
+
 		do {
 			try update()
 			problems.withLock { $0 = nil }
