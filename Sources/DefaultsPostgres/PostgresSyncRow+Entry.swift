@@ -83,8 +83,7 @@ extension PostgresSyncRow {
 		}
 
 		guard
-			let plist = try? PropertyListSerialization.propertyList(from: Data(value.readableBytesView), format: nil),
-			case .array(let wrapped)? = PropertyListValue(plist), wrapped.count == 1
+			case .array(let wrapped)? = PropertyListValue.parse(Data(value.readableBytesView)), wrapped.count == 1
 		else {
 			return .bad(key: key, column: "value", reason: "not a stored value")
 		}

@@ -47,24 +47,17 @@ package enum SuiteFileContents {
 	}
 
 	/**
-	Reads a file's bytes: a binary property list with the library's own reader,
-	anything it leaves (another format, kinds a suite never holds) with
-	Foundation's, so every file reads as Foundation reads it.
+	Reads a file's bytes as ``PropertyListValue/parse(_:)`` does: a binary
+	property list by the library's own reader only (a kind no setting holds,
+	such as a set, makes the file unreadable, never a crash), XML and text by
+	Foundation.
 	*/
 	package static func decode(_ data: Data?) -> Reading {
 		guard let data else {
 			return .missing
 		}
 
-		if case .dictionary(let contents)? = BinaryPropertyListReader.decode(data) {
-			return .contents(contents)
-		}
-
-		guard
-			!data.isEmpty,
-			let plist = try? PropertyListSerialization.propertyList(from: data, format: nil),
-			case .dictionary(let contents)? = PropertyListValue(plist)
-		else {
+		guard case .dictionary(let contents)? = PropertyListValue.parse(data) else {
 			return .unreadable(data)
 		}
 

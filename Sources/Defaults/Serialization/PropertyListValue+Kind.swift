@@ -139,3 +139,21 @@ extension PropertyListValue {
 		return date.formatted(.iso8601)
 	}
 }
+
+extension PropertyListValue {
+	/**
+	Whether the value nests containers more than `limit` levels deep (an array
+	of scalars nests 1). Walks containers only, and stops at the first path
+	that passes the limit.
+	*/
+	func nestsDeeper(than limit: Int) -> Bool {
+		switch self {
+		case .array(let elements):
+			limit <= 0 ? true : elements.contains { $0.nestsDeeper(than: limit - 1) }
+		case .dictionary(let entries):
+			limit <= 0 ? true : entries.values.contains { $0.nestsDeeper(than: limit - 1) }
+		default:
+			false
+		}
+	}
+}

@@ -46,6 +46,11 @@ extension Suite {
 				return false
 			}
 
+			if let value, value.nestsDeeper(than: BinaryPropertyListReader.maximumValueNesting) {
+				refusal = tooDeeplyNested(name)
+				return false
+			}
+
 			let admission: SuiteSizeAccount.Admission
 			if let file {
 				admission = file.admission(ofSetting: name, to: value)
@@ -92,6 +97,16 @@ extension Suite {
 		}
 
 		return true
+	}
+
+	/// The refusal of a value nesting deeper than any file the library reads back.
+	private func tooDeeplyNested(_ name: String) -> Defaults.Diagnostic {
+		Defaults.Diagnostic(
+			kind: .unencodableValue,
+			key: name,
+			message: "the value of '\(name)' nests containers more than \(BinaryPropertyListReader.maximumValueNesting) levels deep, deeper than a preferences file the library reads back; nothing was written",
+			suite: displayName
+		)
 	}
 
 	/// Whether a write of `name` from `origin` would be refused because an administrator forces it; asked only when a prior notification is due, as the write itself checks under the values' lock.

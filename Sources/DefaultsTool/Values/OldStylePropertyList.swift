@@ -9,11 +9,9 @@ enum OldStylePropertyList {
 	static func parse(_ data: Data) -> PropertyListValue? {
 		// CoreFoundation prints its own multi-line complaint about text it cannot parse;
 		// the tool reports the failure itself, in one line.
-		let parsed = withStandardErrorSilenced {
-			try? PropertyListSerialization.propertyList(from: data, format: nil)
+		withStandardErrorSilenced {
+			PropertyListValue.parse(data)
 		}
-
-		return parsed.flatMap(PropertyListValue.init)
 	}
 
 	private static func withStandardErrorSilenced<Result>(_ body: () -> Result) -> Result {

@@ -157,14 +157,14 @@ struct BinaryPropertyListTests {
 		print("mutated binary property lists: \(accepted)/\(trials * 10) still read")
 	}
 
-	@Test func aCycleIsLeftToFoundation() {
+	@Test func aCycleIsRefused() {
 		// An array (object 0) whose only element is itself.
 		let file = BinaryPropertyListFormat.magic + [0xA1, 0x00] + [8] + Self.trailer(offsetSize: 1, referenceSize: 1, objects: 1, top: 0, offsetTable: 10)
 		#expect(BinaryPropertyListReader.decode(Data(file)) == nil)
 	}
 
-	/// Few bytes that nest references to references double at each level: more values than the file could describe are left to Foundation.
-	@Test func sharedObjectsThatMultiplyAreLeftToFoundation() {
+	/// Few bytes that nest references to references double at each level: more values than the file could describe are refused.
+	@Test func sharedObjectsThatMultiplyAreRefused() {
 		// Object 0 is `true`; object n an array holding object n - 1 twice: 2^40 values in all.
 		let levels = 40
 		var file = BinaryPropertyListFormat.magic + [0x09]
@@ -180,23 +180,33 @@ struct BinaryPropertyListTests {
 		#expect(BinaryPropertyListReader.decode(Data(file)) == nil)
 	}
 
-	@Test func nestingDeeperThanTheReaderGoesIsLeftToFoundation() {
-		var value = PropertyListValue.integer(1)
-		for _ in 0..<(BinaryPropertyListReader.maximumDepth + 10) {
-			value = .array([value])
+	/// The library never writes what its reader refuses: a deeper file is unreadable (not handed to Foundation), and a write that deep is refused.
+	@Test func nestingDeeperThanTheReaderGoesIsRefused() throws {
+		func nested(_ levels: Int) -> PropertyListValue {
+			(0..<levels).reduce(PropertyListValue.integer(1)) { value, _ in .array([value]) }
 		}
 
-		let data = BinaryPropertyListWriter.encode(.dictionary(["deep": value]))
-		#expect(BinaryPropertyListReader.decode(data) == nil)
-		guard case .contents(let contents) = SuiteFileContents.decode(data) else {
-			Issue.record("Foundation did not read the deep file")
+		let deepest = nested(BinaryPropertyListReader.maximumValueNesting)
+		#expect(BinaryPropertyListReader.decode(BinaryPropertyListWriter.encode(.dictionary(["deep": deepest]))) == .dictionary(["deep": deepest]))
+		let tooDeep = BinaryPropertyListWriter.encode(.dictionary(["deep": nested(BinaryPropertyListReader.maximumValueNesting + 1)]))
+		#expect(BinaryPropertyListReader.decode(tooDeep) == nil)
+		guard case .unreadable = SuiteFileContents.decode(tooDeep) else {
+			Issue.record("a file nesting deeper than the reader goes was read")
 			return
 		}
 
-		#expect(contents == ["deep": value])
+		let suite = TestSuite()
+		let store = Suite.of(suite.defaults)
+		let refused = diagnostics { #expect(!store.change("deep", to: nested(BinaryPropertyListReader.maximumValueNesting + 1).object, origin: .local)) }
+		let accepted = diagnostics { #expect(store.change("deepest", to: deepest.object, origin: .local)) }
+		#expect(refused.map(\.kind) == [.unencodableValue])
+		#expect(accepted.isEmpty)
+		try Defaults.flush(suite: suite.defaults)
+		#expect(suite.fileContents()?["deep"] == nil)
+		#expect(suite.fileContents()?["deepest"] != nil, "the deepest value the reader takes is written and read back")
 	}
 
-	@Test func otherFormatsAreLeftToFoundation() throws {
+	@Test func otherFormatsAreFoundations() throws {
 		let xml = try PropertyListSerialization.data(fromPropertyList: ["a": 1], format: .xml, options: 0)
 		#expect(BinaryPropertyListReader.decode(xml) == nil)
 		#expect(BinaryPropertyListReader.decode(Data()) == nil)

@@ -118,25 +118,15 @@ enum SettingsFile {
 	}
 
 	private static func propertyList(in data: Data) throws(Defaults.SettingsTransferError) -> [String: PropertyListValue] {
-		let object: Any
-		do {
-			object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-		} catch {
-			throw .unreadable(reason: "neither JSON nor a property list")
+		guard let value = PropertyListValue.parse(data) else {
+			let reason = PropertyListValue.isBinaryPropertyList(data)
+				? "a binary property list that is damaged or holds a kind no setting holds (a set, a UID, null)"
+				: "neither JSON nor a property list"
+			throw .unreadable(reason: reason)
 		}
 
-		guard let dictionary = StoredContainer.dictionary(object) else {
-			let found = PropertyListValue(object)?.kindDescription ?? "another kind"
-			throw .unreadable(reason: "expected a property-list dictionary of settings, found \(found)")
-		}
-
-		var values: [String: PropertyListValue] = [:]
-		for (name, element) in dictionary {
-			guard let value = PropertyListValue(element) else {
-				throw .invalidValue(key: name, reason: "not a property-list value")
-			}
-
-			values[name] = value
+		guard case .dictionary(let values) = value else {
+			throw .unreadable(reason: "expected a property-list dictionary of settings, found \(value.kindDescription)")
 		}
 
 		return values

@@ -9,16 +9,21 @@ process that reads the file, and under the suite's inter-process lock when a
 flush finds that another process wrote it). This one copies `Data` in bulk. It is pure, and it checks every offset,
 count and reference against the bytes it was given.
 
-It reads what the library and Foundation write, as Foundation reads it. Any
-other content — another format or version, kinds a suite never holds (UIDs,
-null, sets), a 128-bit integer beyond `UInt64`, an ASCII string with a byte
-above 127, invalid UTF-16, a repeated key, a cycle, nesting deeper than
-``maximumDepth``, an empty UTF-16 string — gives `nil`, and the caller asks Foundation, so no file
-reads differently than it did.
+It reads what the library and Foundation write, as Foundation reads it, and it
+is the only reader of binary property lists (see ``PropertyListValue/parse(_:)``):
+any other content — another format or version, kinds a suite never holds (UIDs,
+null, sets, fill), a 128-bit integer beyond `UInt64`, an ASCII string with a
+byte above 127, invalid UTF-16, a repeated key, a cycle, nesting deeper than
+``maximumDepth``, an empty UTF-16 string — gives `nil`: the bytes hold nothing
+the library takes, and are never handed to Foundation, whose parser crashes on
+some of them.
 */
 enum BinaryPropertyListReader {
-	/// Deeper nesting is left to Foundation.
+	/// Deeper nesting is refused: the library never writes it (a write nesting deeper than ``maximumValueNesting`` is refused), and the reader recurses once per level.
 	static let maximumDepth = 128
+
+	/// The deepest nesting of one setting's value that still reads back: a file's top dictionary holds it one level down.
+	static let maximumValueNesting = maximumDepth - 2
 
 	/// The value, or `nil` when these bytes are not a binary property list this reader takes (see the type's description).
 	static func decode(_ data: Data) -> PropertyListValue? {
@@ -45,7 +50,7 @@ enum BinaryPropertyListReader {
 		/// How many values the tree holds once shared objects are counted at each place they appear: in all, and under each object read.
 		private var expanded = 0
 		private var sizes: [Int]
-		/// A file whose shared objects multiply past this (a few bytes nesting references to references) is left to Foundation.
+		/// A file whose shared objects multiply past this (a few bytes nesting references to references) is refused.
 		private let expansionLimit: Int
 		/// The containers being read, to refuse a cycle.
 		var isOpen: [Bool]

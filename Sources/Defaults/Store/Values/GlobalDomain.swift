@@ -6,7 +6,9 @@ whose values every suite reads below its own.
 
 Read once, when the first suite needs it, and again whenever a process
 replaces the file (`defaults write -g`): each suite that reads it (each adds
-itself when it starts) hears what changed for it like any other change.
+itself when it starts) hears what changed for it like any other change. A
+file that cannot be read (it does not parse, or holds a kind no setting
+holds) reads as empty, reported once, and again only when its problem changes.
 */
 final class GlobalDomain: FileChangeListener, Sendable {
 	static let shared = GlobalDomain()
@@ -17,6 +19,9 @@ final class GlobalDomain: FileChangeListener, Sendable {
 
 	private struct State {
 		var values: [String: PropertyListValue] = [:]
+		/// What is wrong with the file as last read, and what was last reported.
+		var problem: String?
+		var reportedProblem: String?
 		var isWatched = false
 		/**
 		The suites that read the global domain below their own values. Held
@@ -29,7 +34,11 @@ final class GlobalDomain: FileChangeListener, Sendable {
 	private init() {
 		fileURL = try? PreferencesLocation.folder().appendingPathComponent(".GlobalPreferences.plist", isDirectory: false)
 		state = Locked(State())
-		state.withLock { $0.values = read() }
+		let (values, problem) = read()
+		state.withLock { state in
+			state.values = values
+			state.problem = problem
+		}
 	}
 
 	/// Makes `suite`, one the registry keeps for the process's life, hear each change to the global domain (``Suite/applyGlobalValues(_:)``).
@@ -61,12 +70,14 @@ final class GlobalDomain: FileChangeListener, Sendable {
 
 		if isFirst, fileURL != nil {
 			FileChangeWatcher.shared.watch(self)
+			reportProblem()
 		}
 	}
 
 	func fileDidChange() {
-		let values = read()
+		let (values, problem) = read()
 		let readers = state.withLock { state -> [Suite] in
+			state.problem = problem
 			guard state.values != values else {
 				return []
 			}
@@ -75,6 +86,7 @@ final class GlobalDomain: FileChangeListener, Sendable {
 			return state.readers
 		}
 
+		reportProblem()
 		// Delivered like every other change (priors first), each suite's as soon as it took the new values.
 		for suite in readers {
 			for notification in suite.applyGlobalValues(values) {
@@ -83,16 +95,39 @@ final class GlobalDomain: FileChangeListener, Sendable {
 		}
 	}
 
-	/// The file's values; none when it is missing, unreadable or not a regular file.
-	private func read() -> [String: PropertyListValue] {
-		guard let fileURL, let data = try? POSIXFileSystem().read(fileURL) else {
-			return [:]
+	/// The file's values, and what is wrong with it; no values when it is missing, unreadable or not a regular file.
+	private func read() -> (values: [String: PropertyListValue], problem: String?) {
+		guard let fileURL else {
+			return ([:], nil)
 		}
 
-		if case .contents(let contents) = SuiteFileContents.decode(data) {
-			return contents
+		let reading: SuiteFileContents.Reading
+		do {
+			reading = try POSIXFileSystem().reading(fileURL).reading
+		} catch {
+			return ([:], "cannot be read: \(error)")
 		}
 
-		return [:]
+		if case .contents(let contents) = reading {
+			return (contents, nil)
+		}
+
+		return ([:], reading.problem)
+	}
+
+	/// Reports the file's problem when it is new; called without any lock held.
+	private func reportProblem() {
+		let fresh = state.withLock { state -> String? in
+			defer { state.reportedProblem = state.problem }
+			return state.problem == state.reportedProblem ? nil : state.problem
+		}
+
+		if let fresh, let fileURL {
+			DiagnosticReporter.report(
+				.unreadableFile,
+				key: nil,
+				"the global domain's file \(fileURL.path) \(fresh); every suite reads as if it held nothing until it can be read (the library never rewrites it)"
+			)
+		}
 	}
 }
