@@ -20,6 +20,14 @@ extension Defaults {
 	memory and are retried in the background. A FIFO, socket or device at the
 	suite's path is never opened: ``PersistenceError/notARegularFile(path:)``.
 
+	It also throws when a change made since the last call did not reach the
+	file because, merged with what other processes wrote meanwhile, it would
+	have passed the 64 MiB the library reads back
+	(``PersistenceError/fileWouldBeTooLarge(path:size:limit:)``) or the suite's
+	size budget (``PersistenceError/sizeBudgetExceeded(key:size:budget:)``):
+	such a change was refused with a diagnostic, and its key reads the file's
+	value again. A key written again since is not counted.
+
 	On Apple platforms this calls `synchronize()`.
 
 	```swift

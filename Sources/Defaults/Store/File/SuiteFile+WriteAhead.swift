@@ -24,7 +24,9 @@ extension SuiteFile {
 	Applies `pending` to the file as it is now and writes the result beside it,
 	ahead of the lock: from what this process last read or wrote when the file
 	has not changed since, else from the file read again now. `nil` when there
-	is no file or it does not read (the write is then done under the lock).
+	is no file, it does not read, or the result would grow past the suite's
+	size budget (others' writes met since the changes were admitted): the write
+	is then done under the lock, whose merge refuses what does not fit.
 	*/
 	func writeAhead(applying pending: [(name: String, change: FlushPolicy.Change)]) -> WriteAhead? {
 		let start = DispatchTime.now()
@@ -54,7 +56,12 @@ extension SuiteFile {
 		var replacement: PreparedReplacement?
 		var digest: Int?
 		if contents != base.contents {
-			guard let data = try? SuiteFileContents.encode(contents, for: url.path), let prepared = try? fileSystem.prepareReplacement(of: url, with: data) else {
+			let budget = Int64(state.withLock { $0.size.budget.perSuite })
+			guard
+				let data = try? SuiteFileContents.encode(contents, for: url.path),
+				Int64(data.count) <= budget || Int64(data.count) <= SuiteFileContents.encodedSize(base.contents),
+				let prepared = try? fileSystem.prepareReplacement(of: url, with: data)
+			else {
 				return nil
 			}
 

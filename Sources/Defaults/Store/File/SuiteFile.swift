@@ -26,6 +26,8 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		var diagnostics: [Defaults.Diagnostic] = []
 		/// The changes a commit made, written with the pending ones (`nil`: removed).
 		var committed: [String: PropertyListValue?] = [:]
+		/// This process's changes the merge with other processes' writes refused (reported, and their values back to the file's), and why.
+		var refused: (names: [String], error: Defaults.PersistenceError)?
 		/// The external and committed changes, applied to the suite's values (while the file lock was held), for their observers.
 		var notifications: [ChangeNotification] = []
 	}
@@ -57,6 +59,12 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		var size = SuiteSizeAccount(budget: .platformDefault, hardLimit: FileLimits.maximumFileSize)
 		/// The unreadable file last set aside: one copy of the same failure per burst.
 		var lastSetAside: SetAside?
+		/**
+		Changes refused at a merge since ``SuiteFile/flush()`` last returned, and
+		why: that call promises the file holds every earlier write, so the next
+		one throws, unless each refused key was written again since.
+		*/
+		var refusedSinceFlush: (names: Set<String>, error: Defaults.PersistenceError)?
 	}
 
 	let url: URL
@@ -134,7 +142,14 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		let mode = PersistenceSettings.writeMode
 		let isForkedChild = ForkDetection.generation != 0
 		return state.withLock { state in
-			state.flush.recordChange(name, to: value, mode: mode, isForkedChild: isForkedChild)
+			if state.refusedSinceFlush != nil {
+				state.refusedSinceFlush?.names.remove(name)
+				if state.refusedSinceFlush?.names.isEmpty == true {
+					state.refusedSinceFlush = nil
+				}
+			}
+
+			return state.flush.recordChange(name, to: value, mode: mode, isForkedChild: isForkedChild)
 		}
 	}
 
@@ -162,7 +177,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 
 	func flushReportingFailure() {
 		do {
-			try flush()
+			try flush(waitingUntil: nil)
 		} catch {
 			let isForkedChild = ForkDetection.generation != 0
 			let retry = state.withLock { $0.flush.flushFailed(isForkedChild: isForkedChild) }
@@ -180,8 +195,20 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		}
 	}
 
+	/**
+	Writes the pending changes, then throws when a change made since the last
+	call did not reach the file: the merge with other processes' writes refused
+	it (already reported, its value back to the file's).
+	*/
 	func flush() throws(Defaults.PersistenceError) {
 		try flush(waitingUntil: nil)
+		let refused = state.withLock { state in
+			defer { state.refusedSinceFlush = nil }
+			return state.refusedSinceFlush
+		}
+		if let refused {
+			throw refused.error
+		}
 	}
 
 	/**
@@ -211,8 +238,18 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			return outcome
 		}
 
-		state.withLock { $0.flush.flushSucceeded() }
+		recordSuccess(of: outcome)
 		deliver(outcome)
+	}
+
+	/// A flush or commit went through: the policy hears it, and what the merge refused waits for ``flush()`` to throw it.
+	private func recordSuccess(of outcome: Outcome) {
+		state.withLock { state in
+			state.flush.flushSucceeded()
+			if let refused = outcome.refused {
+				state.refusedSinceFlush = (Set(refused.names).union(state.refusedSinceFlush?.names ?? []), refused.error)
+			}
+		}
 	}
 
 	/**
@@ -236,7 +273,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			return outcome
 		}
 
-		state.withLock { $0.flush.flushSucceeded() }
+		recordSuccess(of: outcome)
 		deliver(outcome)
 		return outcome.committed
 	}
@@ -328,10 +365,9 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				}
 			}
 
-			// A write ahead was measured when it was encoded; a commit's too large result is thrown to its caller.
-			var refused: [String] = []
-			if commit == nil, !isAsWrittenAhead, SuiteFileContents.encodedSize(contents) > FileLimits.maximumFileSize {
-				refused = refuseTooLarge(pending, contents: &contents, onDisk: onDisk, diagnostics: &outcome.diagnostics)
+			// A write ahead fits (it is prepared only within the limits, over the file as it still is); a commit's result is checked as a whole above.
+			if commit == nil, !isAsWrittenAhead {
+				outcome.refused = refuseGrowthPastLimits(pending, contents: &contents, onDisk: onDisk, diagnostics: &outcome.diagnostics)
 			}
 
 			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
@@ -370,7 +406,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 
 				var external = externalChanges(changedByOthers.subtracting(written), in: onDisk)
 				external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
-				for name in refused {
+				for name in outcome.refused?.names ?? [] {
 					// Back to the file's value, once no newer write of this process is pending.
 					external[name] = .some(final[name])
 				}
