@@ -14,6 +14,15 @@ extension Defaults {
 	Sizes are those of the suite as a binary property list, the format of its
 	file (see ``Defaults/sizeReport(suite:)``).
 
+	A budget is this process's: each process checks its writes against the
+	suite as it knows it, and checks again when its flush merges them with what
+	other processes wrote meanwhile (under the suite's lock). A change that
+	only then passes this process's budget is refused at that flush, with the
+	same diagnostic, its key back to the file's value, and ``Defaults/flush(suite:)``
+	throws ``PersistenceError/sizeBudgetExceeded(key:size:budget:)``. Processes
+	with different budgets each hold their own; another program (raw
+	`UserDefaults`, the `defaults` tool) is held to none.
+
 	```swift
 	// At launch: warn at 80% of 1 MB, refuse any one value over 256 KB.
 	Defaults.setSizeBudget(Defaults.SizeBudget(perValue: 256 * 1024, perSuite: 1024 * 1024))
