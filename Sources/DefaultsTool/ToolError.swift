@@ -13,6 +13,8 @@ enum ToolError: Error, CustomStringConvertible {
 	case conflictingTargets(usage: String)
 	case unknownTypeFlag(String)
 	case invalidDomainName(String)
+	/// A key name the library refuses, for a file (see `StoredKeyName`) or a fleet's remote.
+	case invalidKeyName(String, reason: String)
 	case noSuchDomain(String)
 	case noSuchFile(String)
 	case noSuchFolder(path: String)
@@ -39,7 +41,6 @@ enum ToolError: Error, CustomStringConvertible {
 	case builtWithoutPostgres
 	case invalidConnection(String)
 	case invalidFleetName(String, reason: String)
-	case invalidKeyName(String, reason: String)
 	case fleetRemoteFailed(remote: String, reason: String)
 	case noSuchFleetKey(String, remote: String)
 	case valueOverBudget(key: String, bytes: Int, budget: Int)

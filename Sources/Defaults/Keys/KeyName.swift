@@ -30,6 +30,18 @@ package enum KeyName {
 		return nil
 	}
 
+	/**
+	Why no value may be stored under `name` by a tool that edits a suite's
+	file (`defaults write`, `rename`, `import`), or `nil`: the rules above, so
+	that no file holds a name ``Defaults/exportSettings(suite:declaring:format:)``
+	and ``Defaults/importSettings(_:into:declaring:replacing:)`` refuse; the
+	library's own bookkeeping (``migrationVersion``) excepted, which a tool may
+	set as the library does.
+	*/
+	package static func problem(storing name: String) -> String? {
+		isReserved(name) ? nil : problem(with: name)
+	}
+
 	/// Where a suite records the version its migrations reached: a name no valid key can have (it starts with `@` and holds a dot).
 	/// The `defaults` tool keeps it when it replaces a whole domain.
 	package static let migrationVersion = "@Defaults.migrationVersion"

@@ -12,8 +12,9 @@ too). A version that is not an integer is refused, in the new contents or in
 the domain: the library could not tell which migrations the values went through.
 */
 enum DomainReplacement {
-	/// Refuses new contents whose version is not an integer, before the domain is locked; `source` names them ("standard input").
+	/// Refuses new contents with a name the library refuses, or whose version is not an integer, before the domain is locked; `source` names them ("standard input").
 	static func check(_ new: [String: PropertyListValue], source: String) throws {
+		try StoredKeyName.check(new.keys)
 		if let version = new[KeyName.migrationVersion], !isInteger(version) {
 			throw ToolError.nonIntegerMigrationVersion(holder: source, found: found(version), fix: nil)
 		}

@@ -20,6 +20,7 @@ struct RenameCommand: ParsableCommand {
 		let oldKey = try operands.next("old key")
 		let newKey = try operands.next("new key")
 		try operands.finish()
+		try StoredKeyName.check([newKey])
 		let name = operands.name
 		try operands.updateExisting { contents in
 			guard let value = contents?.removeValue(forKey: oldKey) else {

@@ -37,6 +37,8 @@ struct WriteCommand: ParsableCommand {
 			values, a word that starts with '-' is a type, or a negative number stored as text \
 			(-5); -h and --help print this help; anything else is refused as an unknown type. \
 			The word after a scalar type (-string -x) and a key inside -dict are taken as they are.
+			A key name follows the Defaults library's rules: ASCII, not empty, no '.', not \
+			starting with '@' (@Defaults.migrationVersion excepted).
 			"""
 	)
 
@@ -60,6 +62,7 @@ struct WriteCommand: ParsableCommand {
 			return
 		}
 
+		try StoredKeyName.check([key])
 		let action = try ValueParser.parse(operands.remaining)
 		try Self.refuseForced([key], of: operands.target)
 		try refuseMissingFolder(operands)
