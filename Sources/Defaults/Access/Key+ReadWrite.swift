@@ -107,13 +107,44 @@ extension Defaults.Key {
 			return found.value
 		}
 
-		DiagnosticReporter.reportUndecodable(
-			object,
-			key: name,
-			in: suite,
-			"\(error)\(suite.administratorSource(of: name).map { " (\($0))" } ?? ""); returning the default and leaving the stored value untouched"
-		)
+		DiagnosticReporter.reportUndecodable(object, key: name, in: suite, undecodableMessage(error, object: object, in: suite))
 		return defaultValue
+	}
+
+	/// What the diagnostic of an undecodable value says: an administrator's value is named by its file, not called stored.
+	private func undecodableMessage(_ error: SerializationError, object: Any, in suite: Suite) -> String {
+		guard let source = suite.administratorSource(of: name) else {
+			return "\(error); returning the default and leaving the stored value untouched"
+		}
+
+		let expected = TypeName.withArticle(Value.self)
+		let problem = error.description == SerializationError.mismatch(object, expected: Value.self).description
+			? "holds \(StoredValueDescription.of(object)), not \(expected)"
+			: "holds \(StoredValueDescription.of(object)), which does not read as \(expected) (\(error))"
+		return "\(source) \(problem); returning the key's default. The administrator's file is left as it is; only a change to it changes what this key reads"
+	}
+
+	/// The origin of what a read in `suite` returns: the layer of the value found, or the default when that value does not decode.
+	func origin(in suite: Suite) -> Defaults.ValueOrigin {
+		guard let entry = suite.values.entry(forKey: name), decodes(entry, in: suite) else {
+			return .registeredDefault
+		}
+
+		return suite.origin(of: name, source: entry.source)
+	}
+
+	/// Whether a read of `entry` returns a value decoded from it rather than the default; reports nothing and remembers nothing.
+	private func decodes(_ entry: SuiteEntry, in suite: Suite) -> Bool {
+		if entry.decoded is DecodedValue<Value> {
+			return true
+		}
+
+		do {
+			_ = try codec.decode(entry.object)
+			return true
+		} catch {
+			return valueTypedByHand(entry.object, in: suite) != nil || StoredFormFallback.decode(entry.object, as: Value.self) != nil
+		}
 	}
 
 	/// A launch argument typed as plain text (`-homepage https://example.com`) read as the key's type.
@@ -129,5 +160,11 @@ extension Defaults.Key {
 		}
 
 		return nil
+	}
+}
+
+extension Defaults.Key: TypedOrigin {
+	var originOfRead: Defaults.ValueOrigin {
+		origin(in: suiteObject)
 	}
 }

@@ -49,13 +49,25 @@ extension Defaults._AnyKey {
 	}
 
 	/**
-	Where the key's current value comes from, and the file behind it.
+	Where the key's current value comes from, and the file behind it: the
+	layer whose value a read returns. A value a layer holds that does not
+	decode as the key's type (an administrator's `5` for a `String` key) is
+	not the value read: the read returns the key's default, and `origin` says
+	``Defaults/ValueOrigin/registeredDefault``, while a diagnostic names the
+	file that holds it.
 
 	```swift
 	print(Defaults.Keys.proxy.origin)   // systemWide(file: Optional(file:///etc/xdg/com.example.app.plist))
 	```
 	*/
 	public var origin: Defaults.ValueOrigin {
-		suiteObject.origin(of: name)
+		// Every key is a typed `Key<Value>`, which knows whether its value decodes.
+		(self as? any TypedOrigin)?.originOfRead ?? suiteObject.origin(of: name)
 	}
+}
+
+/// A key that knows which layer a read of it returns, because it knows whether that layer's value decodes as its type.
+protocol TypedOrigin {
+	/// The origin of the value a read returns now.
+	var originOfRead: Defaults.ValueOrigin { get }
 }

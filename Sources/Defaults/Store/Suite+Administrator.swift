@@ -30,18 +30,28 @@ extension Suite {
 		}
 	}
 
-	/// Where the current value of `name` comes from, and the file behind it.
+	/**
+	Which layer holds the value found for `name`, and the file behind it,
+	whether or not it decodes as a key's type (a typed key's `origin` says
+	`.registeredDefault` for a value it cannot read: see
+	`Defaults.Key.origin(in:)`).
+	*/
 	func origin(of name: String) -> Defaults.ValueOrigin {
+		origin(of: name, source: values.entry(forKey: name)?.source)
+	}
+
+	/// Where a value of `name` found in the layer `source` comes from, and the file behind it; `nil`: no layer holds one.
+	func origin(of name: String, source: ValueSource?) -> Defaults.ValueOrigin {
 		#if canImport(Darwin)
 		if defaults.objectIsForced(forKey: name) {
 			return .forced(file: nil)
 		}
 		#endif
-		guard let entry = values.entry(forKey: name) else {
+		guard let source else {
 			return .registeredDefault
 		}
 
-		switch entry.source {
+		switch source {
 		case .forced:
 			return .forced(file: administrator?.forcingFile(of: name))
 		case .argument:
