@@ -8,13 +8,17 @@ package protocol FileChangeListener: AnyObject, Sendable {
 	/// The file listened to.
 	var url: URL { get }
 
-	/// Called on the watcher's thread after the file was replaced, written, created or deleted.
+	/// Called on the watcher's thread after the file was replaced, written, created or deleted (or, when
+	/// listened to with ``FileChangeWatcher/Hearing/attributes``, its or its folder's mode or owner changed).
 	func fileDidChange()
 }
 
 /**
 Tells each listener (a suite's file, the global domain, the `defaults`
-tool's `watch`) when its file was replaced, written, created or deleted.
+tool's `watch`) when its file was replaced, written, created or deleted;
+listeners to an administrator's files also hear a change of the mode or owner
+of the file or of its folder (`chmod`, `chown`), which decides whether the
+file is trusted.
 
 One inotify descriptor watches the folders of all files listened to (a
 folder, because an atomic replace swaps the file's inode); one background
@@ -37,6 +41,9 @@ package final class FileChangeWatcher: @unchecked Sendable {
 		var watchedFolders: [Int32: String] = [:]
 		/// Every folder that holds listened files or is listened to as a whole.
 		var listenedFolders: Set<String> = []
+		/// Listened folders whose watch reports mode and owner changes too (`IN_ATTRIB`): an administrator's, not a suite's,
+		/// so that suites' folders get no wake-up for every `touch` or link count change.
+		var attributeFolders: Set<String> = []
 		var listeners: [String: [WeakListener]] = [:]
 		/// Listeners to every file of a folder, by the folder's path.
 		var folderListeners: [String: [WeakListener]] = [:]
@@ -70,14 +77,22 @@ package final class FileChangeWatcher: @unchecked Sendable {
 		watch([listener], wholeFolder: false, creatingFolders: true)
 	}
 
+	/// What a listener hears besides its file's contents.
+	enum Hearing {
+		/// Writes, replacements, creations and deletions of the file.
+		case contents
+		/// Those, and changes of the mode or owner of the file or of its folder: for files whose trust depends on them.
+		case attributes
+	}
+
 	/**
 	Starts notifying `listeners`, held weakly, of changes to their files,
 	without creating any folder: a missing folder is awaited, and its
 	listeners re-read their files when it appears. For files others own (an
 	administrator's), whose folders are not the library's to make.
 	*/
-	func watchWithoutCreatingFolders(_ listeners: [any FileChangeListener]) {
-		watch(listeners, wholeFolder: false, creatingFolders: false)
+	func watchWithoutCreatingFolders(_ listeners: [any FileChangeListener], hearing: Hearing = .contents) {
+		watch(listeners, wholeFolder: false, creatingFolders: false, hearing: hearing)
 	}
 
 	/// Starts notifying `listener`, whose `url` is a folder, of changes to any file in it.
@@ -85,7 +100,7 @@ package final class FileChangeWatcher: @unchecked Sendable {
 		watch([listener], wholeFolder: true, creatingFolders: true)
 	}
 
-	private func watch(_ listeners: [any FileChangeListener], wholeFolder: Bool, creatingFolders: Bool) {
+	private func watch(_ listeners: [any FileChangeListener], wholeFolder: Bool, creatingFolders: Bool, hearing: Hearing = .contents) {
 		#if canImport(Glibc)
 		let (descriptor, isNew) = state.withLock { state -> (Int32, Bool) in
 			if state.descriptor >= 0 {
@@ -101,7 +116,7 @@ package final class FileChangeWatcher: @unchecked Sendable {
 			let reason = usesInotify ? String(cString: strerror(errno)) : "not asked for"
 			let isFirst = state.withLock { state in
 				for listener in listeners {
-					state.register(listener, wholeFolder: wholeFolder)
+					state.register(listener, wholeFolder: wholeFolder, hearing: hearing)
 				}
 
 				defer { state.isPolling = true }
@@ -123,12 +138,12 @@ package final class FileChangeWatcher: @unchecked Sendable {
 			}
 
 			isMissing = state.withLock { state in
-				let folderPath = state.register(listener, wholeFolder: wholeFolder)
+				let folderPath = state.register(listener, wholeFolder: wholeFolder, hearing: hearing)
 				guard state.missingFolders[folderPath] == nil else {
 					return false
 				}
 
-				let watch = inotify_add_watch(descriptor, folderPath, Self.folderEvents)
+				let watch = inotify_add_watch(descriptor, folderPath, state.events(ofFolder: folderPath))
 				if watch >= 0 {
 					state.watchedFolders[watch] = folderPath
 					return false
@@ -163,6 +178,9 @@ package final class FileChangeWatcher: @unchecked Sendable {
 	static let folderEvents = UInt32(
 		IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD
 	)
+
+	/// What a folder of files heard with ``Hearing/attributes`` reports too: a mode or owner change of a file in it, or of itself.
+	static let attributeEvents = UInt32(IN_ATTRIB)
 
 	/// What an ancestor of a missing folder reports: a folder appearing in it, or its own disappearance.
 	static let ancestorEvents = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD)
@@ -228,7 +246,7 @@ package final class FileChangeWatcher: @unchecked Sendable {
 
 			return batch.changedFiles.flatMap { state.listeners[$0, default: []].compactMap(\.listener) }
 				+ batch.changedFolders.flatMap { state.folderListeners[$0, default: []].compactMap(\.listener) }
-				+ state.listeners(inFolders: batch.lostFolders)
+				+ state.listeners(inFolders: batch.lostFolders.union(batch.foldersWithNewAttributes))
 		}
 	}
 
@@ -249,6 +267,8 @@ struct EventBatch {
 	var changedFolders: Set<String> = []
 	/// Listened folders whose watch died because they were removed or moved away.
 	var lostFolders: Set<String> = []
+	/// Listened folders whose own mode or owner changed: every file in them may be trusted differently now.
+	var foldersWithNewAttributes: Set<String> = []
 	/// A folder appeared, or a watch died: missing folders may be watchable now.
 	var needsNewWatches = false
 	/// The kernel dropped events: every listener must re-read.
@@ -276,6 +296,7 @@ extension FileChangeWatcher.State {
 					if listeners(inFolders: [folder]).isEmpty {
 						// Listeners are held weakly: when all have gone, nobody misses the folder, so it is neither reported nor awaited.
 						listenedFolders.remove(folder)
+						attributeFolders.remove(folder)
 					} else {
 						missingFolders[folder] = FileChangeWatcher.MissingFolder(since: .now())
 						batch.lostFolders.insert(folder)
@@ -286,6 +307,11 @@ extension FileChangeWatcher.State {
 			} else if event.mask & UInt32(IN_MOVE_SELF) != 0 {
 				// The watch would follow the folder to its new place; end it, which reports IN_IGNORED.
 				inotify_rm_watch(descriptor, event.watch)
+			} else if event.name.isEmpty {
+				// About the folder itself (its removal is handled by IN_IGNORED): a mode or owner change, asked for by listeners that care.
+				if event.mask & UInt32(IN_ATTRIB) != 0 {
+					batch.foldersWithNewAttributes.insert(folder)
+				}
 			} else if event.mask & UInt32(IN_DELETE_SELF) == 0 {
 				batch.changedFiles.insert(folder + "/" + event.name)
 				batch.changedFolders.insert(folder)
@@ -315,9 +341,12 @@ extension FileChangeWatcher.State {
 	/// The listeners of files in `folders` and of the folders themselves.
 	/// Adds `listener` to the listeners of its file (or of its folder, `wholeFolder`); returns the folder's path.
 	@discardableResult
-	mutating func register(_ listener: any FileChangeListener, wholeFolder: Bool) -> String {
+	mutating func register(_ listener: any FileChangeListener, wholeFolder: Bool, hearing: FileChangeWatcher.Hearing = .contents) -> String {
 		let folderPath = (wholeFolder ? listener.url : listener.url.deletingLastPathComponent()).standardizedFileURL.path
 		listenedFolders.insert(folderPath)
+		if hearing == .attributes {
+			attributeFolders.insert(folderPath)
+		}
 		let path = listener.url.standardizedFileURL.path
 		if wholeFolder {
 			folderListeners[path, default: []].removeAll { $0.listener == nil }
@@ -328,6 +357,11 @@ extension FileChangeWatcher.State {
 		}
 
 		return folderPath
+	}
+
+	/// The events to ask for on the listened folder `folder`.
+	func events(ofFolder folder: String) -> UInt32 {
+		FileChangeWatcher.folderEvents | (attributeFolders.contains(folder) ? FileChangeWatcher.attributeEvents : 0)
 	}
 
 	func listeners(inFolders folders: Set<String>) -> [any FileChangeListener] {
@@ -352,13 +386,14 @@ extension FileChangeWatcher.State {
 			// Its listeners have all gone while it was missing: stop waiting for it.
 			missingFolders[folder] = nil
 			listenedFolders.remove(folder)
+			attributeFolders.remove(folder)
 		}
 
 		var recovered: [String: DispatchTime?] = [:]
 		for (folder, missing) in missingFolders {
 			// Bounded: each round either watches the folder or an ancestor one level closer to it.
 			for _ in 0..<64 {
-				let watch = inotify_add_watch(descriptor, folder, FileChangeWatcher.folderEvents)
+				let watch = inotify_add_watch(descriptor, folder, events(ofFolder: folder))
 				if watch >= 0 {
 					watchedFolders[watch] = folder
 					missingFolders[folder] = nil

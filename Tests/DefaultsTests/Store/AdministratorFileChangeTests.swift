@@ -67,6 +67,121 @@ struct AdministratorFileChangeTests {
 		#expect(rename(spare.path, link.path) == 0)
 	}
 
+	// MARK: Modes and owners (issue 38, item 2)
+
+	@Test("a running process hears a forced file become trusted and untrusted again by chmod and chown", .enabled(if: isRoot))
+	func forcedFileModeAndOwnerReachRunningProcesses() throws {
+		let managed = AdministratorLayerTests.ManagedSuite()
+		let name = managed.suite.keyName("trust")
+		try Self.install([name: "user"], at: managed.suite.fileURL)
+		try Self.install([name: "forced"], at: managed.forcedFile)
+		#expect(chmod(managed.forcedFile.path, 0o664) == 0)
+		let observer = try Observer(suite: managed.suite.name, key: name)
+		defer { observer.process.kill() }
+		#expect(observer.ready == "ready user stored")
+
+		let steps: [(change: () -> Int32, heard: String)] = [
+			({ chmod(managed.forcedFile.path, 0o644) }, "key forced forced forced"),
+			({ chmod(managed.forcedFile.path, 0o666) }, "key user writable stored"),
+			({ chmod(managed.forcedFile.path, 0o644) }, "key forced forced forced"),
+			({ chown(managed.forcedFile.path, 65534, 65534) }, "key user writable stored"),
+			({ chown(managed.forcedFile.path, 0, 0) }, "key forced forced forced"),
+		]
+		for (index, step) in steps.enumerated() {
+			#expect(step.change() == 0)
+			#expect(observer.keyLines(count: index + 1) == steps.prefix(index + 1).map(\.heard), "step \(index)")
+		}
+	}
+
+	@Test("a running process hears the forced-defaults folder become writable by others, or another user's, and trusted again", .enabled(if: isRoot))
+	func forcedFolderModeAndOwnerReachRunningProcesses() throws {
+		// A system folder of this test alone: changing the shared one's mode would untrust the other tests' forced files.
+		let scratch = try Scratch()
+		let system = try scratch.folder("xdg")
+		let forcedFolder = try scratch.folder("xdg/\(AdministratorFiles.forcedFolderName)")
+		let suite = TestSuite()
+		let name = suite.keyName("folder")
+		try Self.install([name: "forced"], at: forcedFolder.appendingPathComponent("\(suite.name).plist"))
+		var environment = TestEnvironment.environment
+		environment["XDG_CONFIG_DIRS"] = system.path
+		let observer = try Observer(suite: suite.name, key: name, environment: environment)
+		defer { observer.process.kill() }
+		#expect(observer.ready == "ready forced forced")
+
+		let steps: [(change: () -> Int32, heard: String)] = [
+			({ chmod(forcedFolder.path, 0o777) }, "key app writable registeredDefault"),
+			({ chmod(forcedFolder.path, 0o755) }, "key forced forced forced"),
+			({ chown(forcedFolder.path, 65534, 65534) }, "key app writable registeredDefault"),
+			({ chown(forcedFolder.path, 0, 0) }, "key forced forced forced"),
+		]
+		for (index, step) in steps.enumerated() {
+			#expect(step.change() == 0)
+			#expect(observer.keyLines(count: index + 1) == steps.prefix(index + 1).map(\.heard), "step \(index)")
+		}
+	}
+
+	@Test("without inotify, a mode or owner change of an administrator's file or its folder is heard by checking; a suite's file is not checked for it", .enabled(if: isRoot))
+	func pollingHearsModeAndOwner() async throws {
+		let scratch = try Scratch()
+		let administrators = try scratch.folder("forced-defaults")
+		let users = try scratch.folder("user")
+		let forced = administrators.appendingPathComponent("polled.plist")
+		let suiteFile = users.appendingPathComponent("polled.plist")
+		try Self.install(["key": "value"], at: forced)
+		try Self.install(["key": "value"], at: suiteFile)
+
+		let watcher = FileChangeWatcher(usesInotify: false)
+		let administratorListener = CountingListener(forced)
+		let suiteListener = CountingListener(suiteFile)
+		_ = DiagnosticReporter.claiming(where: { $0.message.contains("inotify is unavailable") }) {
+			watcher.watchWithoutCreatingFolders([administratorListener], hearing: .attributes)
+			watcher.watch(suiteListener)
+		}
+
+		// The first check tells each listener once.
+		#expect(await eventually(timeout: .seconds(10)) { administratorListener.count == 1 && suiteListener.count == 1 })
+		let changes: [() -> Int32] = [
+			{ chmod(forced.path, 0o664) },
+			{ chown(forced.path, 65534, 65534) },
+			{ chmod(administrators.path, 0o777) },
+			{ chown(administrators.path, 65534, 65534) },
+		]
+		for (index, change) in changes.enumerated() {
+			#expect(change() == 0)
+			#expect(await eventually(timeout: .seconds(10)) { administratorListener.count == index + 2 }, "change \(index)")
+		}
+
+		#expect(chmod(suiteFile.path, 0o600) == 0)
+		#expect(chmod(users.path, 0o700) == 0)
+		try await Task.sleep(for: .milliseconds(3 * FileChangePolling.intervalMilliseconds))
+		#expect(suiteListener.count == 1, "a suite's file is compared by identity only")
+		withExtendedLifetime(watcher) {}
+	}
+
+	@Test("with inotify, a mode change wakes listeners of administrators' folders, not of suites' folders")
+	func inotifyHearsModeOnlyForAdministrators() async throws {
+		let scratch = try Scratch()
+		let administrators = try scratch.folder("forced-defaults")
+		let users = try scratch.folder("user")
+		let forced = administrators.appendingPathComponent("heard.plist")
+		let suiteFile = users.appendingPathComponent("heard.plist")
+		try Self.install(["key": "value"], at: forced)
+		try Self.install(["key": "value"], at: suiteFile)
+		let administratorListener = CountingListener(forced)
+		let suiteListener = CountingListener(suiteFile)
+		FileChangeWatcher.shared.watchWithoutCreatingFolders([administratorListener], hearing: .attributes)
+		FileChangeWatcher.shared.watch(suiteListener)
+
+		#expect(chmod(forced.path, 0o600) == 0)
+		#expect(await eventually(timeout: .seconds(10)) { administratorListener.count == 1 })
+		#expect(chmod(administrators.path, 0o700) == 0)
+		#expect(await eventually(timeout: .seconds(10)) { administratorListener.count == 2 })
+		#expect(chmod(suiteFile.path, 0o644) == 0)
+		#expect(chmod(users.path, 0o700) == 0)
+		try await Task.sleep(for: .milliseconds(300))
+		#expect(suiteListener.count == 0)
+	}
+
 	// MARK: The origin of a value that does not decode (issue 38, item 8)
 
 	@Test("a system-wide value of the wrong type: the read gives the default, origin says so, and the diagnostic names the administrator's file")

@@ -3,7 +3,9 @@ import Foundation
 /**
 A suite's administrator layers (Linux): the forced values and system-wide
 defaults of its domain (``AdministratorFiles``), read when the suite is made
-and again whenever one of their files is installed, edited or removed.
+and again whenever one of their files is installed, edited or removed, or
+the mode or owner of a file or of its folder changes (which decides whether a
+forced file is trusted).
 
 Each change reaches the suite's values and its observers like another
 process's change. A file that exists but cannot be used (it does not parse,
@@ -39,7 +41,8 @@ final class AdministratorLayers: Sendable {
 		let (systemWide, forced) = AdministratorFiles.files(ofDomain: domain)
 		let listeners = (systemWide + forced).map { FileListener($0, owner: self) }
 		state.withLock { $0.listeners = listeners }
-		FileChangeWatcher.shared.watchWithoutCreatingFolders(listeners)
+		// A file's trust depends on its and its folder's mode and owner.
+		FileChangeWatcher.shared.watchWithoutCreatingFolders(listeners, hearing: .attributes)
 		// Read again now that the files are watched: a change between the first read and the watch would be missed.
 		filesDidChange()
 		report(state.withLock { $0.layers.ignored })
