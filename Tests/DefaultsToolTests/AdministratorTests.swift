@@ -139,3 +139,100 @@ extension AdministratorTests {
 		#expect(info.st_mode & 0o777 == 0o600)
 	}
 }
+
+/// Files the tool creates for an administrator, as `sudo` runs it: `$XDG_CONFIG_DIRS` dropped, or naming other folders.
+extension AdministratorTests {
+	/// What `$XDG_CONFIG_DIRS` holds when the tool runs: unset (as `sudo` leaves it), or a folder that is not where the file goes.
+	enum SystemFolders: String, CaseIterable, CustomTestStringConvertible {
+		case unset
+		case elsewhere
+
+		var testDescription: String {
+			rawValue
+		}
+	}
+
+	/// A folder outside the sandbox's preferences folder, as `/srv/app` or `/opt/app/etc` would be; removed when the test ends.
+	final class OutsideFolder: @unchecked Sendable {
+		let url = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-tool-tests-outside-\(UUID().uuidString)", isDirectory: true)
+		var forcedFolder: URL { url.appendingPathComponent("forced-defaults", isDirectory: true) }
+
+		init() throws {
+			try FileManager.default.createDirectory(at: forcedFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+		}
+
+		deinit {
+			try? FileManager.default.removeItem(at: url)
+		}
+	}
+
+	private static func mode(of path: String) -> mode_t? {
+		var info = stat()
+		return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+	}
+
+	@Test(
+		"a file the tool creates outside the user's preferences folder, forced-defaults included, is readable by every user whatever $XDG_CONFIG_DIRS says",
+		arguments: SystemFolders.allCases
+	)
+	func newFilesOutsideThePreferencesFolder(_ systemFolders: SystemFolders) throws {
+		let sandbox = ToolSandbox()
+		let outside = try OutsideFolder()
+		var environment = sandbox.environment
+		switch systemFolders {
+		case .unset:
+			environment["XDG_CONFIG_DIRS"] = nil
+		case .elsewhere:
+			environment["XDG_CONFIG_DIRS"] = sandbox.folder.appendingPathComponent("xdg-elsewhere", isDirectory: true).path
+		}
+
+		func succeed(_ arguments: String..., input: Data? = nil) throws {
+			let result = try sandbox.run(arguments, input: input, environment: environment)
+			#expect(result.status == 0 && result.errorOutput.isEmpty, "defaults \(arguments.joined(separator: " ")): \(result.errorOutput)")
+		}
+
+		let domain = sandbox.domain
+		let forced = outside.forcedFolder.appendingPathComponent("\(domain).plist").path
+		let systemWide = outside.url.appendingPathComponent("\(domain).plist").path
+		let byOption = outside.url.appendingPathComponent("by-option.plist").path
+		let withoutExtension = outside.url.appendingPathComponent("without-extension").path
+		let imported = outside.url.appendingPathComponent("imported.plist").path
+		let literal = outside.url.appendingPathComponent("literal.plist").path
+		try succeed("write", forced, "proxy", "http://proxy.internal:3128")
+		try succeed("write", systemWide, "channel", "stable")
+		try succeed("write", "--path", byOption, "channel", "-array-add", "beta")
+		try succeed("write", withoutExtension, "channel", "stable")
+		try succeed("import", imported, "-", input: Data(#"{"channel": "stable"}"#.utf8))
+		try succeed("write", literal, "{ channel = stable; }")
+		for path in [forced, systemWide, byOption, withoutExtension + ".plist", imported, literal] {
+			#expect(Self.mode(of: path) == 0o644, "every user's programs read \(path)")
+			#expect(sandbox.plist(at: path)?["channel"] != nil || path == forced, "\(path) holds what was written")
+		}
+
+		#expect(sandbox.plist(at: forced)?["proxy"] as? String == "http://proxy.internal:3128")
+
+		// An existing file keeps the permissions it has, private ones too.
+		chmod(systemWide, 0o600)
+		try succeed("write", systemWide, "channel", "beta")
+		#expect(Self.mode(of: systemWide) == 0o600)
+		chmod(forced, 0o640)
+		try succeed("write", forced, "proxy", "http://other.internal:3128")
+		#expect(Self.mode(of: forced) == 0o640)
+		#expect(sandbox.plist(at: forced)?["proxy"] as? String == "http://other.internal:3128")
+
+		// No folder is made for a file given by its path (it would be private to its maker): the administrator creates it first.
+		let missing = outside.url.appendingPathComponent("missing/forced-defaults/\(domain).plist").path
+		for arguments in [["write", missing, "proxy", "http://proxy.internal:3128"], ["import", missing, "-"]] {
+			let result = try sandbox.run(arguments, input: Data(#"{"proxy": "http://proxy.internal:3128"}"#.utf8), environment: environment)
+			#expect(result.status == 1 && result.errorOutput == "defaults: cannot write \(missing): no such folder (create it first)\n", "\(arguments): \(result.errorOutput)")
+		}
+
+		#expect(!FileManager.default.fileExists(atPath: outside.url.appendingPathComponent("missing").path))
+
+		// The user's own preferences stay private, by domain or by path.
+		try succeed("write", domain, "theme", "dark")
+		try succeed("write", sandbox.folder.appendingPathComponent("by-path.plist").path, "theme", "dark")
+		#expect(Self.mode(of: sandbox.fileURL.path) == 0o600)
+		#expect(Self.mode(of: sandbox.fileURL(of: "by-path").path) == 0o600)
+	}
+}

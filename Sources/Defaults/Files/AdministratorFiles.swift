@@ -82,6 +82,47 @@ package enum AdministratorFiles {
 		}
 	}
 
+	/**
+	The other paths whose changes change what `file` reads: each symbolic link
+	on the way from `file` to the file it names and that file
+	(`/etc/xdg/D.plist -> /etc/alternatives/D.plist -> /opt/app/D.plist`, as
+	packages install them); when the folder of one of them is itself a link,
+	that folder (re-pointing it changes the file read) and the file at its
+	real place. Empty for a regular file in a real folder.
+
+	<!-- check: internal -->
+	```swift
+	let heard = AdministratorFiles.pathsBehind(URL(fileURLWithPath: "/etc/xdg/com.example.app.plist"))
+	```
+	*/
+	package static func pathsBehind(_ file: URL) -> [URL] {
+		var chain = [file]
+		// Bounded as the kernel bounds a chain: a loop ends here (and the read reports it).
+		while chain.count <= SymbolicLink.maximumHops, let next = SymbolicLink.destination(of: chain[chain.count - 1]) {
+			chain.append(next)
+		}
+
+		var paths = Array(chain.dropFirst())
+		for link in chain {
+			var info = stat()
+			let folder = link.deletingLastPathComponent()
+			if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+				paths.append(folder)
+			}
+		}
+
+		if let last = chain.last, let real = realpath(last.deletingLastPathComponent().path, nil) {
+			defer { free(real) }
+			let folder = URL(fileURLWithPath: String(cString: real), isDirectory: true)
+			if folder.standardizedFileURL.path != last.deletingLastPathComponent().standardizedFileURL.path {
+				paths.append(folder.appendingPathComponent(last.lastPathComponent, isDirectory: false))
+			}
+		}
+
+		var seen: Set<String> = [file.standardizedFileURL.path]
+		return paths.filter { seen.insert($0.standardizedFileURL.path).inserted }
+	}
+
 	/// Reads both layers of `domain` now. Never throws: a file that cannot be used is left out and named in ``Layers/ignored``.
 	package static func read(domain: String) -> Layers {
 		read(domain: domain, in: folders)

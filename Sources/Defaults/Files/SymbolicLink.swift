@@ -19,7 +19,7 @@ pending.
 */
 enum SymbolicLink {
 	/// How many links are followed before the chain counts as a loop, as the kernel does.
-	private static let maximumHops = 40
+	static let maximumHops = 40
 
 	/// The file a write of `url` must replace: `url` itself unless it is a symbolic link, else the end of its chain of links.
 	static func target(of url: URL) throws(Defaults.PersistenceError) -> URL {
@@ -36,7 +36,7 @@ enum SymbolicLink {
 	}
 
 	/// Where the link at `url` points, resolved against the link's folder; `nil` when `url` is not a link (or does not exist).
-	private static func destination(of url: URL) -> URL? {
+	static func destination(of url: URL) -> URL? {
 		var info = stat()
 		guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
 			return nil

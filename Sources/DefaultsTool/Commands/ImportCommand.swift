@@ -29,6 +29,7 @@ struct ImportCommand: ParsableCommand {
 		let (data, sourceName) = try read(source)
 		let imported = try Self.dictionary(from: data, sourceName: sourceName)
 		try DomainReplacement.check(imported, source: sourceName)
+		try operands.refuseMissingFolder()
 		let target = operands.target
 		try operands.update { contents in
 			contents = try DomainReplacement.contents(imported, replacing: contents, target: target)

@@ -38,7 +38,9 @@ struct WriteCommand: ParsableCommand {
 			(-5); -h and --help print this help; anything else is refused as an unknown type. \
 			The word after a scalar type (-string -x) and a key inside -dict are taken as they are.
 			A key name follows the Defaults library's rules: ASCII, not empty, no '.', not \
-			starting with '@' (@Defaults.migrationVersion excepted).
+			starting with '@' (@Defaults.migrationVersion excepted). A file given by its path \
+			outside your preferences folder, or in a forced-defaults folder, is created readable \
+			by every user (0644), in a folder that must exist.
 			"""
 	)
 
@@ -56,7 +58,7 @@ struct WriteCommand: ParsableCommand {
 			let contents = try Self.domainLiteral(key)
 			try DomainReplacement.check(contents, source: "the dictionary")
 			try Self.refuseForced(contents.keys.sorted(), of: operands.target)
-			try refuseMissingFolder(operands)
+			try operands.refuseMissingFolder()
 			let target = operands.target
 			try operands.update { $0 = try DomainReplacement.contents(contents, replacing: $0, target: target) }
 			return
@@ -65,7 +67,7 @@ struct WriteCommand: ParsableCommand {
 		try StoredKeyName.check([key])
 		let action = try ValueParser.parse(operands.remaining)
 		try Self.refuseForced([key], of: operands.target)
-		try refuseMissingFolder(operands)
+		try operands.refuseMissingFolder()
 		try operands.update { contents in
 			var values = contents ?? [:]
 			values[key] = try Self.apply(action, to: values[key], key: key)
@@ -82,17 +84,6 @@ struct WriteCommand: ParsableCommand {
 		let forced = AdministratorFiles.read(domain: domain).forced
 		if let key = keys.first(where: { forced[$0] != nil }), let setting = forced[key] {
 			throw ToolError.forcedKey(key, domain: domain, file: setting.file.path)
-		}
-	}
-
-	/// `--path` writes only into a folder that exists, as `export` does; a domain's folder is created as the library creates it.
-	private func refuseMissingFolder(_ operands: Operands) throws {
-		guard case .path(let path) = operands.target else {
-			return
-		}
-
-		if !OutputFile.folderExists(of: path) {
-			throw ToolError.noSuchFolder(path: path)
 		}
 	}
 

@@ -33,7 +33,7 @@ struct TargetOptions: ParsableArguments {
 		}
 
 		if globalDomain {
-			return Operands(file: try persisting { try GlobalDomain.file() }, target: .global, remaining: remaining, usage: usage)
+			return Operands(file: try persisting { try GlobalDomain.file() }, target: .global, remaining: remaining, usage: usage, createsSharedFile: false)
 		}
 
 		guard let domain = remaining.popFirst() else {
@@ -41,7 +41,7 @@ struct TargetOptions: ParsableArguments {
 		}
 
 		if GlobalDomain.names.contains(domain) {
-			return Operands(file: try persisting { try GlobalDomain.file() }, target: .global, remaining: remaining, usage: usage)
+			return Operands(file: try persisting { try GlobalDomain.file() }, target: .global, remaining: remaining, usage: usage, createsSharedFile: false)
 		}
 
 		if let path = filePath(namedBy: domain) {
@@ -49,7 +49,7 @@ struct TargetOptions: ParsableArguments {
 		}
 
 		let file = try persisting { try PreferencesFile(domain: domain) }
-		return Operands(file: file, target: .domain(domain), remaining: remaining, usage: usage)
+		return Operands(file: file, target: .domain(domain), remaining: remaining, usage: usage, createsSharedFile: false)
 	}
 }
 
@@ -71,7 +71,7 @@ extension TargetOptions {
 	private static func file(at path: String, remaining: ArraySlice<String>, usage: String) -> Operands {
 		// Through symbolic links: a link to a preferences file stays a link, and its target is edited.
 		let url = URL(fileURLWithPath: OutputFile.followingLinks(TypedPath.expanded(path)))
-		return Operands(file: PreferencesFile(url: url), target: .path(url.path), remaining: remaining, usage: usage)
+		return Operands(file: PreferencesFile(url: url), target: .path(url.path), remaining: remaining, usage: usage, createsSharedFile: SharedFile.isShared(url))
 	}
 }
 
@@ -112,6 +112,8 @@ struct Operands {
 	let target: Target
 	fileprivate(set) var remaining: ArraySlice<String>
 	let usage: String
+	/// Whether a file an edit creates is readable by every user (see ``SharedFile``), not private as the library makes it.
+	let createsSharedFile: Bool
 
 	/// How messages name the file: its domain, or its path.
 	var name: String {
@@ -177,10 +179,31 @@ struct Operands {
 		}
 	}
 
+	/// A file given by its path is written only into a folder that exists, as `export` writes; a domain's folder is created as the library creates it.
+	func refuseMissingFolder() throws {
+		guard case .path(let path) = target else {
+			return
+		}
+
+		if !OutputFile.folderExists(of: path) {
+			throw ToolError.noSuchFolder(path: path)
+		}
+	}
+
 	/// Edits the file under its lock; `body` gets `nil` when there is no file yet.
 	@discardableResult
 	func update<Value>(_ body: (inout [String: PropertyListValue]?) throws -> Value) throws -> Value {
-		try reporting { try file.update(body) }
+		try reporting {
+			try file.update { contents in
+				let isNew = contents == nil
+				let result = try body(&contents)
+				if isNew, createsSharedFile, let contents {
+					try SharedFile.create(file.url, with: contents)
+				}
+
+				return result
+			}
+		}
 	}
 
 	/// Runs a library call; an unreadable file is reported with the command that repairs it.

@@ -182,6 +182,115 @@ struct AdministratorFileChangeTests {
 		#expect(suiteListener.count == 0)
 	}
 
+	// MARK: Symbolic links (issue 38, item 5)
+
+	@Test("a running process hears edits of a system-wide file's target through a chain of links, and a link re-pointed to another target")
+	func linkedSystemWideFileReachesRunningProcesses() throws {
+		let managed = AdministratorLayerTests.ManagedSuite()
+		let scratch = try Scratch()
+		let name = managed.suite.keyName("linked")
+		let first = try scratch.folder("opt/first").appendingPathComponent("D.plist")
+		let second = try scratch.folder("opt/second").appendingPathComponent("D.plist")
+		// As packages install it: /etc/xdg/D.plist -> /etc/alternatives/D.plist -> /opt/first/D.plist.
+		let alternative = try scratch.folder("alternatives").appendingPathComponent("D.plist")
+		try Self.install([name: "first 1"], at: first)
+		try Self.install([name: "second 1"], at: second)
+		try FileManager.default.createSymbolicLink(at: alternative, withDestinationURL: first)
+		try FileManager.default.createSymbolicLink(at: managed.systemWideFile, withDestinationURL: alternative)
+		let observer = try Observer(suite: managed.suite.name, key: name)
+		defer { observer.process.kill() }
+		#expect(observer.ready == "ready first 1 systemWide")
+
+		let steps: [(change: () throws -> Void, heard: String)] = [
+			({ try Self.install([name: "first 2"], at: first) }, "key first 2 writable systemWide"),
+			// The alternative chosen again (the intermediate link re-pointed).
+			({ try Self.repoint(alternative, to: second) }, "key second 1 writable systemWide"),
+			({ try Self.install([name: "second 2"], at: second) }, "key second 2 writable systemWide"),
+			// The system file's own link re-pointed, straight at the first target.
+			({ try Self.repoint(managed.systemWideFile, to: first) }, "key first 2 writable systemWide"),
+			({ try Self.install([name: "first 3"], at: first) }, "key first 3 writable systemWide"),
+		]
+		for (index, step) in steps.enumerated() {
+			try step.change()
+			#expect(observer.keyLines(count: index + 1) == steps.prefix(index + 1).map(\.heard), "step \(index)")
+		}
+	}
+
+	@Test("a running process hears edits, chmod and removal of a forced file's target, and a forced-defaults folder that is a link", .enabled(if: isRoot))
+	func linkedForcedFileReachesRunningProcesses() throws {
+		let managed = AdministratorLayerTests.ManagedSuite()
+		let scratch = try Scratch()
+		let name = managed.suite.keyName("linkedForced")
+		let target = try scratch.folder("opt/forced").appendingPathComponent("D.plist")
+		try Self.install([name: "forced 1"], at: target)
+		try FileManager.default.createSymbolicLink(at: managed.forcedFile, withDestinationURL: target)
+		let observer = try Observer(suite: managed.suite.name, key: name)
+		defer { observer.process.kill() }
+		#expect(observer.ready == "ready forced 1 forced")
+
+		let steps: [(change: () throws -> Void, heard: String)] = [
+			({ try Self.install([name: "forced 2"], at: target) }, "key forced 2 forced forced"),
+			({ #expect(chmod(target.path, 0o666) == 0) }, "key app writable registeredDefault"),
+			({ #expect(chmod(target.path, 0o644) == 0) }, "key forced 2 forced forced"),
+			({ try FileManager.default.removeItem(at: target) }, "key app writable registeredDefault"),
+			({ try Self.install([name: "forced 3"], at: target) }, "key forced 3 forced forced"),
+		]
+		for (index, step) in steps.enumerated() {
+			try step.change()
+			#expect(observer.keyLines(count: index + 1) == steps.prefix(index + 1).map(\.heard), "step \(index)")
+		}
+	}
+
+	@Test("a forced-defaults folder that is a link is heard at its target, and when it is re-pointed", .enabled(if: isRoot))
+	func linkedForcedFolderReachesRunningProcesses() throws {
+		let scratch = try Scratch()
+		let system = try scratch.folder("xdg")
+		let first = try scratch.folder("opt/first")
+		let second = try scratch.folder("opt/second")
+		let suite = TestSuite()
+		let name = suite.keyName("linkedFolder")
+		let file = "\(suite.name).plist"
+		try Self.install([name: "first 1"], at: first.appendingPathComponent(file))
+		try Self.install([name: "second 1"], at: second.appendingPathComponent(file))
+		let link = system.appendingPathComponent(AdministratorFiles.forcedFolderName)
+		try FileManager.default.createSymbolicLink(at: link, withDestinationURL: first)
+		var environment = TestEnvironment.environment
+		environment["XDG_CONFIG_DIRS"] = system.path
+		let observer = try Observer(suite: suite.name, key: name, environment: environment)
+		defer { observer.process.kill() }
+		#expect(observer.ready == "ready first 1 forced")
+
+		let steps: [(change: () throws -> Void, heard: String)] = [
+			({ try Self.install([name: "first 2"], at: first.appendingPathComponent(file)) }, "key first 2 forced forced"),
+			({ try Self.repoint(link, to: second) }, "key second 1 forced forced"),
+			({ try Self.install([name: "second 2"], at: second.appendingPathComponent(file)) }, "key second 2 forced forced"),
+		]
+		for (index, step) in steps.enumerated() {
+			try step.change()
+			#expect(observer.keyLines(count: index + 1) == steps.prefix(index + 1).map(\.heard), "step \(index)")
+		}
+	}
+
+	@Test("the paths behind a file: each link of the chain, its target, and a linked folder with the file at its real place")
+	func pathsBehindFollowTheChain() throws {
+		let scratch = try Scratch()
+		let real = try scratch.folder("real")
+		let target = try scratch.folder("opt").appendingPathComponent("D.plist")
+		try Self.install(["key": "value"], at: target)
+		let folderLink = scratch.root.appendingPathComponent("linked")
+		try FileManager.default.createSymbolicLink(at: folderLink, withDestinationURL: real)
+		let middle = real.appendingPathComponent("middle.plist")
+		try FileManager.default.createSymbolicLink(at: middle, withDestinationURL: target)
+		let file = try scratch.folder("xdg").appendingPathComponent("D.plist")
+		try FileManager.default.createSymbolicLink(at: file, withDestinationURL: folderLink.appendingPathComponent("middle.plist"))
+
+		#expect(AdministratorFiles.pathsBehind(file).map(\.path) == [folderLink.appendingPathComponent("middle.plist").path, target.path, folderLink.path])
+		#expect(AdministratorFiles.pathsBehind(target).isEmpty)
+		let loop = scratch.root.appendingPathComponent("loop.plist")
+		symlink(loop.path, loop.path)
+		#expect(AdministratorFiles.pathsBehind(loop).isEmpty, "a loop ends, and names no other path")
+	}
+
 	// MARK: The origin of a value that does not decode (issue 38, item 8)
 
 	@Test("a system-wide value of the wrong type: the read gives the default, origin says so, and the diagnostic names the administrator's file")

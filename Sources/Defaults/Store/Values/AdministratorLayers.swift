@@ -5,7 +5,9 @@ A suite's administrator layers (Linux): the forced values and system-wide
 defaults of its domain (``AdministratorFiles``), read when the suite is made
 and again whenever one of their files is installed, edited or removed, or
 the mode or owner of a file or of its folder changes (which decides whether a
-forced file is trusted).
+forced file is trusted). A file that is a symbolic link is heard through
+each link on the way and at its target too, so editing the target or
+re-pointing a link reaches the suite as editing the file does.
 
 Each change reaches the suite's values and its observers like another
 process's change. A file that exists but cannot be used (it does not parse,
@@ -22,9 +24,13 @@ final class AdministratorLayers: Sendable {
 	private struct State {
 		var layers = AdministratorFiles.Layers()
 		var reported: [URL: String] = [:]
-		/// One per file (the watcher tells listeners apart by their file, and holds them weakly).
-		var listeners: [FileListener] = []
+		/// One per path heard, by path: each administrator file, and the links and targets behind it (the watcher
+		/// tells listeners apart by their file, and holds them weakly: dropping one here stops hearing its path).
+		var listeners: [String: FileListener] = [:]
 	}
+
+	/// How many times one change re-reads the files to hear paths newly found behind links; each round finds a link farther.
+	private static let maximumRounds = 8
 
 	/// Reads the layers into `values`, before anything reads the suite; ``watch()`` then keeps them current.
 	init(domain: String, suite: Suite, values: OwnedSuiteValues) {
@@ -38,14 +44,51 @@ final class AdministratorLayers: Sendable {
 
 	/// Starts hearing changes to the files; reports files ignored at start.
 	func watch() {
-		let (systemWide, forced) = AdministratorFiles.files(ofDomain: domain)
-		let listeners = (systemWide + forced).map { FileListener($0, owner: self) }
-		state.withLock { $0.listeners = listeners }
-		// A file's trust depends on its and its folder's mode and owner.
-		FileChangeWatcher.shared.watchWithoutCreatingFolders(listeners, hearing: .attributes)
+		hear(paths: [])
 		// Read again now that the files are watched: a change between the first read and the watch would be missed.
 		filesDidChange()
 		report(state.withLock { $0.layers.ignored })
+	}
+
+	/**
+	Hears the administrator files and the paths behind them that are links
+	(`extra`, from ``AdministratorFiles/pathsBehind(_:)``), and stops hearing
+	paths behind links that are gone or point elsewhere now. Returns whether it
+	hears a path it did not hear before.
+	*/
+	@discardableResult
+	private func hear(paths extra: [URL]) -> Bool {
+		let (systemWide, forced) = AdministratorFiles.files(ofDomain: domain)
+		let paths = systemWide + forced + extra
+		let added = state.withLock { state -> [FileListener] in
+			var listeners: [String: FileListener] = [:]
+			var added: [FileListener] = []
+			for path in paths {
+				let key = path.standardizedFileURL.path
+				guard listeners[key] == nil else {
+					continue
+				}
+
+				if let listener = state.listeners[key] {
+					listeners[key] = listener
+				} else {
+					let listener = FileListener(path, owner: self)
+					listeners[key] = listener
+					added.append(listener)
+				}
+			}
+
+			state.listeners = listeners
+			return added
+		}
+
+		guard !added.isEmpty else {
+			return false
+		}
+
+		// Outside the lock: the watcher takes its own. A file's trust depends on its and its folder's mode and owner.
+		FileChangeWatcher.shared.watchWithoutCreatingFolders(added, hearing: .attributes)
+		return true
 	}
 
 	/// The file that forces `name`, when an administrator forces it.
@@ -58,9 +101,21 @@ final class AdministratorLayers: Sendable {
 		state.withLock { $0.layers.systemWide[name]?.file }
 	}
 
-	/// Reads the files again and delivers what changed.
+	/// Reads the files again, hears the paths behind any link among them, and delivers what changed.
 	fileprivate func filesDidChange() {
-		let layers = AdministratorFiles.read(domain: domain)
+		for _ in 0..<Self.maximumRounds {
+			let (systemWide, forced) = AdministratorFiles.files(ofDomain: domain)
+			let behind = (systemWide + forced).flatMap(AdministratorFiles.pathsBehind)
+			apply(AdministratorFiles.read(domain: domain))
+			// A path newly heard may have changed between that read and its watch: read again until nothing is new.
+			guard hear(paths: behind) else {
+				return
+			}
+		}
+	}
+
+	/// Makes `layers` the suite's administrator layers, and delivers what changed.
+	private func apply(_ layers: AdministratorFiles.Layers) {
 		let isNew = state.withLock { state in
 			defer { state.layers = layers }
 			return state.layers != layers
