@@ -144,4 +144,50 @@ struct RawUserDefaultsInteropTests {
 		#expect(Defaults[key] == 3)
 		#expect(suite.fileContents()?[key.name] as? Int == 3)
 	}
+
+	/**
+	A raw write made before the library touched the suite loads Foundation's
+	copy then; another process's write of the key after that is newer than
+	what the copy was loaded from, and the first flush must not save the raw
+	value over it (issue 38: reverted without a word, 2 of 2). The raw write
+	of a key the file did not hold stays.
+	*/
+	@Test func aRawWriteBeforeTheLibraryNeverRevertsALaterWriteOfAnotherProcess() throws {
+		let suite = TestSuite()
+		let key = suite.keyName()
+		let raw = suite.keyName("raw")
+		let other = suite.keyName("other")
+		#expect(try HelperProcess.run(["write", suite.name, key, "1"]).status == 0)
+		let go = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-raw-first-\(UUID().uuidString)")
+		defer { try? FileManager.default.removeItem(at: go) }
+
+		let rawWriter = try HelperProcess.start(["raw-first", suite.name, "\(key),\(raw)", "7", go.path, other])
+		defer { rawWriter.kill() }
+		#expect(rawWriter.waitForLine(timeout: 60) { $0 == "raw written" } != nil)
+		#expect(try HelperProcess.run(["write", suite.name, key, "2"]).status == 0)
+		#expect(FileManager.default.createFile(atPath: go.path, contents: nil))
+		#expect(rawWriter.waitUntilExit(timeout: 120) == 0, "\(rawWriter.errorOutputText)")
+
+		#expect(rawWriter.receivedLines == ["raw written", "diagnostic restoredNewerValue", "done"])
+		let file = try #require(suite.fileContents())
+		#expect(file[key] as? Int == 2, "the other process's newer write stays")
+		#expect(file[raw] as? Int == 7, "the raw write of a key the file did not hold stays")
+		#expect(file[other] as? Int == 1)
+	}
+
+	/// The same raw write of a key the file holds, when no other process wrote the file since this one started: Foundation's copy is not stale, and the raw write is the newest value.
+	@Test func aRawWriteBeforeTheLibraryIsKeptWhenNobodyWroteSince() throws {
+		let suite = TestSuite()
+		let key = suite.keyName()
+		let other = suite.keyName("other")
+		#expect(try HelperProcess.run(["write", suite.name, key, "1"]).status == 0)
+		// The process starts at least a second after the file was written: the start is known to a second.
+		Thread.sleep(forTimeInterval: 2.1)
+		let rawWriter = try HelperProcess.start(["raw-first", suite.name, key, "7", "/", other])
+		defer { rawWriter.kill() }
+		#expect(rawWriter.waitUntilExit(timeout: 120) == 0, "\(rawWriter.errorOutputText)")
+
+		#expect(rawWriter.receivedLines == ["raw written", "done"])
+		#expect(suite.fileContents()?[key] as? Int == 7)
+	}
 }

@@ -5,12 +5,21 @@ Foundation's own `UserDefaults` keeps a copy of the suite and writes the
 file in place when raw `UserDefaults` calls change it: after each write of
 the file, the copy is made to read the file again.
 
-Two fields of the file's state serve it: `foundationBaseline`, the file as
-it was at the end of this process's last write (when Foundation last read
-it), and `changedSinceBaseline`, the keys other processes changed since, as
-this process saw them. A key the library or another process wrote after the
-baseline, and that Foundation then saved over, was written twice in no known
-order: the library's value is kept.
+Two fields of the file's state serve it: `changedSinceBaseline`, the keys
+other processes changed since this process's last write of the file (when
+Foundation last read it), as this process saw them, and
+`foundationMayPredateTheFile`, true until that first write when the file
+changed after this process started. A key the library or another process
+wrote after Foundation's copy was made, and that Foundation then saved over,
+was written twice in no known order: the library's value is kept.
+
+Before the first write, Foundation's copy may have been loaded by a raw read
+or write made before the library touched the suite, and other processes may
+have written since; nothing tells which of its values are stale. If the file
+changed after this process started, every value it holds counts as newer
+than Foundation's copy (a raw write of a key the file holds is then
+reported and the file's value kept; a raw write of a new key stays); if it
+did not, Foundation's copy cannot be older than the file.
 */
 extension SuiteFile {
 	/**
@@ -71,7 +80,7 @@ extension SuiteFile {
 		let diagnostic = Defaults.Diagnostic(
 			kind: .restoredNewerValue,
 			key: reverted.count == 1 ? reverted[0] : nil,
-			message: "suite '\(domainName)': raw UserDefaults in this process saved \(names) (set without synchronize()) over the value the library wrote under the suite's lock, here or in another process; the two writes are unordered, so the library's value, the one other processes have seen, was kept and written back"
+			message: "suite '\(domainName)': raw UserDefaults in this process saved \(names) (set without synchronize(), or read before another process wrote the file) over the value the library wrote under the suite's lock, here or in another process; the two writes are unordered, so the library's value, the one other processes have seen, was kept and written back"
 		)
 		return (contents, version, [diagnostic])
 	}

@@ -11,6 +11,8 @@ extension SuiteFile {
 	struct WriteAhead {
 		/// The file's contents and version it was prepared from: it is used only if the file is still at that version under the lock.
 		let base: (contents: [String: PropertyListValue], version: FileVersion)
+		/// Whether the base is what this process last read or wrote (the file had not changed), rather than the file read again.
+		let isBaseLastKnown: Bool
 		/// The base with the pending changes applied.
 		let contents: [String: PropertyListValue]
 		/// The new file, written and synced beside the suite's; `nil` when the changes leave the contents as they are.
@@ -35,6 +37,7 @@ extension SuiteFile {
 		}
 
 		var (contents, version) = state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
+		var isBaseLastKnown = true
 		let lookedAt = FileVersion.now()
 		if (try? version.isCurrent(identity, contents: { () throws(Defaults.PersistenceError) in try fileSystem.read(url) })) == true {
 			// Checked here, a version written moments ago (whose identity alone cannot tell) needs no read under the lock.
@@ -46,6 +49,7 @@ extension SuiteFile {
 			}
 
 			(contents, version) = (current, FileVersion(identity: identity, contents: data))
+			isBaseLastKnown = false
 		}
 
 		let base = (contents: contents, version: version)
@@ -55,7 +59,8 @@ extension SuiteFile {
 
 		var replacement: PreparedReplacement?
 		var digest: Int?
-		if contents != base.contents {
+		// Only the pending names can differ: comparing them spares a walk of the whole suite.
+		if pending.contains(where: { base.contents[$0.name] != $0.change.value }) {
 			let budget = Int64(state.withLock { $0.size.budget.perSuite })
 			guard
 				let data = try? SuiteFileContents.encode(contents, for: url.path),
@@ -68,6 +73,6 @@ extension SuiteFile {
 			(replacement, digest) = (prepared, FileVersion.digest(data))
 		}
 
-		return WriteAhead(base: base, contents: contents, replacement: replacement, digest: digest, nanoseconds: DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds)
+		return WriteAhead(base: base, isBaseLastKnown: isBaseLastKnown, contents: contents, replacement: replacement, digest: digest, nanoseconds: DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds)
 	}
 }

@@ -47,14 +47,20 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		/// The version of the file `lastKnown` was read from or written as.
 		var lastKnownVersion = FileVersion(identity: nil, contents: nil)
 		/**
-		The file as it was when Foundation's copy of the suite was last made to
-		read it again (the end of this process's last write of the file): a raw
-		write Foundation has not saved yet was made after that (see
-		`SuiteFile+Foundation`).
+		The keys other processes changed since Foundation's copy of the suite was
+		last made to read the file again (the end of this process's last write
+		of it), as this process saw them: one changed and changed back (A-B-A)
+		still counts. A raw write Foundation has not saved yet was made after
+		that (see `SuiteFile+Foundation`).
 		*/
-		var foundationBaseline: [String: PropertyListValue] = [:]
-		/// The keys other processes changed since then, as this process saw them: one changed and changed back (A-B-A) still counts.
 		var changedSinceBaseline: Set<String> = []
+		/**
+		Whether Foundation's copy may be older than the file the library first
+		read: until this process first writes the file, a raw read or write
+		made before the library touched the suite may have loaded it, and the
+		file changed after this process started.
+		*/
+		var foundationMayPredateTheFile = true
 		/// The budget, and the exact size of the file `lastKnown` with the pending changes would make.
 		var size = SuiteSizeAccount(budget: .platformDefault, hardLimit: FileLimits.maximumFileSize)
 		/// The unreadable file last set aside: one copy of the same failure per burst.
@@ -106,7 +112,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		state.withLock { state in
 			state.lastKnown = contents
 			state.lastKnownVersion = FileVersion(identity: identity, contents: data)
-			state.foundationBaseline = contents
+			state.foundationMayPredateTheFile = identity.map { ProcessStart.mayHaveStartedBefore($0.modified) } ?? true
 			state.size.measure(contents)
 		}
 	}
@@ -319,14 +325,16 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			var onDisk: [String: PropertyListValue]
 			var mustRewrite = false
 			let identity = file.identity
-			let (foundationBaseline, changedSinceBaseline, lastLooked) = state.withLock { ($0.foundationBaseline, $0.changedSinceBaseline, $0.lastKnown) }
+			let (changedSinceBaseline, foundationMayPredateTheFile, lastLooked) = state.withLock { ($0.changedSinceBaseline, $0.foundationMayPredateTheFile, $0.lastKnown) }
 			let (lastKnown, lastKnownVersion) = ahead?.base ?? state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
 			var version = lastKnownVersion
 			var isAsWrittenAhead = false
+			var isOnDiskLastLooked = false
 			if identity != nil, try lastKnownVersion.isCurrent(identity, contents: file.data) {
 				// Nobody wrote the file since this process last read or wrote it (or, for a write ahead, since it was read for it).
 				onDisk = lastKnown
 				isAsWrittenAhead = ahead != nil
+				isOnDiskLastLooked = ahead?.isBaseLastKnown ?? true
 			} else {
 				let (reading, data, settledIdentity) = try readSettled(identity)
 				version = FileVersion(identity: settledIdentity, contents: data)
@@ -372,11 +380,13 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 
 			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
 			// The file lock is held: nobody changed what this process last saw of the file since `lastLooked` was read.
-			let changedByOthers = SuiteFileContents.changedKeys(from: lastLooked, to: onDisk)
+			let changedByOthers = isOnDiskLastLooked ? [] : SuiteFileContents.changedKeys(from: lastLooked, to: onDisk)
 			var writeDuration: Duration?
 			var final = contents
+			var isChangedByFoundation = false
 			var didWrite = false
-			if isAsWrittenAhead ? ahead?.replacement != nil : mustRewrite || contents != onDisk {
+			// Only the written names can differ from the file: comparing them spares a walk of the whole suite.
+			if isAsWrittenAhead ? ahead?.replacement != nil : mustRewrite || written.contains(where: { contents[$0] != onDisk[$0] }) {
 				let start = DispatchTime.now()
 				if isAsWrittenAhead, let ahead, let replacement = ahead.replacement {
 					version = try file.replace(with: replacement, digest: ahead.digest)
@@ -386,16 +396,18 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				}
 
 				writeDuration = .nanoseconds(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + (ahead?.nanoseconds ?? 0))
+				// What the file gained since Foundation last read it: this flush's changes, and others' (seen before, or now).
+				// Before this process's first write, Foundation's copy may predate every value of the file.
 				let inStep = try keepFoundationInStep(
 					file,
 					written: version,
 					contents: contents,
-					writtenByTheLibrary: written
-						.union(SuiteFileContents.changedKeys(from: foundationBaseline, to: contents))
-						.union(changedSinceBaseline)
-						.union(changedByOthers)
+					writtenByTheLibrary: foundationMayPredateTheFile
+						? Set(contents.keys).union(written)
+						: written.union(changedSinceBaseline).union(changedByOthers)
 				)
 				didWrite = true
+				isChangedByFoundation = inStep.contents != nil
 				final = inStep.contents ?? contents
 				version = inStep.version
 				outcome.diagnostics += inStep.diagnostics
@@ -405,7 +417,9 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				state.flush.wrote(pending, taking: writeDuration)
 
 				var external = externalChanges(changedByOthers.subtracting(written), in: onDisk)
-				external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
+				if isChangedByFoundation {
+					external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
+				}
 				for name in outcome.refused?.names ?? [] {
 					// Back to the file's value, once no newer write of this process is pending.
 					external[name] = .some(final[name])
@@ -413,7 +427,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				state.lastKnown = final
 				state.lastKnownVersion = version
 				if didWrite {
-					state.foundationBaseline = final
+					state.foundationMayPredateTheFile = false
 					state.changedSinceBaseline = []
 				} else {
 					state.changedSinceBaseline.formUnion(changedByOthers)
