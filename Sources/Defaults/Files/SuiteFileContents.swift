@@ -70,13 +70,13 @@ package enum SuiteFileContents {
 	on Linux). Their count is the file's size.
 	*/
 	package static func encode(_ contents: [String: PropertyListValue], for path: String) throws(Defaults.PersistenceError) -> Data {
-		let size = encodedSize(contents)
 		// Never a file the library would refuse to read: every process would start that suite empty.
-		guard size <= FileLimits.maximumFileSize else {
-			throw .fileWouldBeTooLarge(path: path, size: size, limit: FileLimits.maximumFileSize)
+		let (data, size) = BinaryPropertyListWriter.encode(.dictionary(contents), sizeLimit: Int(FileLimits.maximumFileSize))
+		guard let data else {
+			throw .fileWouldBeTooLarge(path: path, size: Int64(size), limit: FileLimits.maximumFileSize)
 		}
 
-		return BinaryPropertyListWriter.encode(.dictionary(contents))
+		return data
 	}
 
 	/// The size of the file ``encode(_:for:)`` makes of `contents`, measured without writing it.

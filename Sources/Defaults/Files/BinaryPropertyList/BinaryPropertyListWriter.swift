@@ -16,11 +16,20 @@ not shared: each occurrence is an object of its own, which the format allows.
 enum BinaryPropertyListWriter {
 	/// The bytes of a binary property list whose top object is `value`.
 	static func encode(_ value: PropertyListValue) -> Data {
+		encode(value, sizeLimit: .max).data!
+	}
+
+	/// The bytes of `value`, or none when they would pass `sizeLimit`; with their count, measured once for both.
+	static func encode(_ value: PropertyListValue, sizeLimit: Int) -> (data: Data?, size: Int) {
 		var layout = Layout()
 		layout.add(value)
+		guard layout.totalSize <= sizeLimit else {
+			return (nil, layout.totalSize)
+		}
+
 		var output = Output(layout: layout)
 		let top = output.write(value)
-		return output.finish(top: top)
+		return (output.finish(top: top), layout.totalSize)
 	}
 
 	/// How many bytes ``encode(_:)`` returns for `value`, without writing them: a walk of the tree, no copy of its data.
@@ -225,18 +234,18 @@ enum BinaryPropertyListWriter {
 
 				return index
 			case .dictionary(let entries):
-				let sorted = entries.sorted { $0.key < $1.key }
+				// The names alone are sorted, and each value looked up: moving whole entries costs more than the lookups (a third of a flush, unoptimised).
 				var keys: [Int] = []
 				var values: [Int] = []
-				keys.reserveCapacity(sorted.count)
-				values.reserveCapacity(sorted.count)
-				for (key, entry) in sorted {
+				keys.reserveCapacity(entries.count)
+				values.reserveCapacity(entries.count)
+				for key in entries.keys.sorted() {
 					keys.append(writeString(key))
-					values.append(write(entry))
+					values.append(write(entries[key]!))
 				}
 
 				let index = beginObject()
-				appendHeader(BinaryPropertyListFormat.Marker.dictionary, count: sorted.count)
+				appendHeader(BinaryPropertyListFormat.Marker.dictionary, count: entries.count)
 				for reference in keys {
 					appendReference(reference)
 				}
@@ -378,8 +387,28 @@ enum BinaryPropertyListWriter {
 		/// The string's length when it is all ASCII (written a byte per character), else `nil` (written as UTF-16).
 		static func asciiCount(_ string: String) -> Int? {
 			let utf8 = string.utf8
-			let isASCII = utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? utf8.allSatisfy { $0 < 0x80 }
+			let isASCII = utf8.withContiguousStorageIfAvailable { Self.isASCII(UnsafeRawBufferPointer($0)) } ?? utf8.allSatisfy { $0 < 0x80 }
 			return isASCII ? utf8.count : nil
+		}
+
+		/// Eight bytes at a time: every name and string of a suite is checked at each write of its file, in unoptimised builds too.
+		private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+			var offset = 0
+			while offset + 8 <= bytes.count {
+				if bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+					return false
+				}
+				offset += 8
+			}
+
+			while offset < bytes.count {
+				if bytes[offset] >= 0x80 {
+					return false
+				}
+				offset += 1
+			}
+
+			return true
 		}
 	}
 }

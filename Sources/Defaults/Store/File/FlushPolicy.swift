@@ -8,9 +8,11 @@ performs what it answers (start a timer, flush now). It reads no clock and
 touches no disk, so every decision is testable on its own; the write mode,
 durations and whether this process is a forked child are handed in.
 
-- Coalesced writes gather a burst of changes into one flush, the write
-  mode's window after the first; a suite whose last write took long waits
-  ``slowWriteSpacing`` times that instead.
+- Coalesced writes gather a burst of changes into one flush, timed so that
+  the first change is on disk within the write mode's window: the flush
+  starts the window less the last write's duration after it. A suite whose
+  file takes longer than the window to write waits that duration instead
+  (so persisting takes at most half a core), and is on disk within twice it.
 - Write-through, and any write in a forked child (dispatch's timer threads
   did not survive the fork, and a thread of its own is not to be started in
   the child of a multithreaded process), flushes at once.
@@ -47,8 +49,6 @@ struct FlushPolicy {
 	/// The wait before retrying a failed flush, doubling after each failure up to the last.
 	static let retryDelays: (first: Duration, last: Duration) = (.milliseconds(500), .seconds(60))
 
-	/// How many times its last write's duration a suite waits before the next: persisting a large suite takes at most about a fifth of a core.
-	static let slowWriteSpacing = 4
 
 	/// The changes not written yet, by name. A forked child starts with none: its parent's pending changes are the parent's to write.
 	@ForkLocal private(set) var pending: [String: Change] = [:]
@@ -90,14 +90,19 @@ struct FlushPolicy {
 		}
 	}
 
-	/// The wait before a coalesced write: the configured window, or longer for a suite whose writes are slow.
+	/**
+	The wait before a coalesced write: the window less the time the write
+	itself takes (as the last one did), so a change is on disk within the
+	window; a suite whose writes take longer than the window waits as long
+	as a write takes.
+	*/
 	private func coalescingDelay(milliseconds: Int) -> Duration {
 		let window = Duration.milliseconds(max(0, milliseconds))
 		guard let lastWriteDuration else {
 			return window
 		}
 
-		return max(window, lastWriteDuration * Self.slowWriteSpacing)
+		return lastWriteDuration <= window ? window - lastWriteDuration : lastWriteDuration
 	}
 
 	/// The timer a ``Action/schedule(after:)`` started fired.

@@ -18,8 +18,8 @@ import Testing
 		policy.wrote(policy.changesToWrite, taking: .milliseconds(1))
 		#expect(policy.pending.isEmpty)
 
-		// The next change starts the next burst.
-		#expect(policy.recordChange("a", to: nil, mode: coalesced, isForkedChild: false) == .schedule(after: .milliseconds(50)))
+		// The next change starts the next burst, timed to be on disk within the window.
+		#expect(policy.recordChange("a", to: nil, mode: coalesced, isForkedChild: false) == .schedule(after: .milliseconds(49)))
 	}
 
 	@Test func aNegativeWindowFlushesAtTheNextTurn() {
@@ -86,17 +86,36 @@ import Testing
 		#expect(policy.retryDelay == nil)
 	}
 
+	/// The first change of a burst is on disk within the window: the flush starts the window less a write's duration after it (issue 38: it waited four writes, and a SIGKILL lost writes 200 ms old).
+	@Test func aChangeIsOnDiskWithinTheWindowWhenWritesFitInIt() {
+		var policy = FlushPolicy()
+		for duration in [Duration.zero, .milliseconds(2), .milliseconds(30), .milliseconds(50)] {
+			_ = policy.recordChange("a", to: .integer(1), mode: coalesced, isForkedChild: false)
+			_ = policy.timerFired()
+			policy.wrote(policy.changesToWrite, taking: duration)
+			guard case .schedule(let wait) = policy.recordChange("a", to: .integer(2), mode: coalesced, isForkedChild: false) else {
+				Issue.record("a coalesced change was not scheduled")
+				return
+			}
+
+			#expect(wait + duration == .milliseconds(50), "a write of \(duration)")
+			_ = policy.timerFired()
+			policy.wrote(policy.changesToWrite, taking: duration)
+		}
+	}
+
+	/// A suite whose file takes longer than the window to write waits one write between writes: at most half a core, on disk within two writes.
 	@Test func slowWritesSpaceTheNextFlushOut() {
 		var policy = FlushPolicy()
 		_ = policy.recordChange("a", to: .integer(1), mode: coalesced, isForkedChild: false)
 		_ = policy.timerFired()
 		policy.wrote(policy.changesToWrite, taking: .milliseconds(100))
-		#expect(policy.recordChange("a", to: .integer(2), mode: coalesced, isForkedChild: false) == .schedule(after: .milliseconds(400)))
+		#expect(policy.recordChange("a", to: .integer(2), mode: coalesced, isForkedChild: false) == .schedule(after: .milliseconds(100)))
 
-		// A fast write brings the configured window back.
+		// A fast write brings the window back.
 		_ = policy.timerFired()
 		policy.wrote(policy.changesToWrite, taking: .milliseconds(2))
-		#expect(policy.recordChange("a", to: .integer(3), mode: coalesced, isForkedChild: false) == .schedule(after: .milliseconds(50)))
+		#expect(policy.recordChange("a", to: .integer(3), mode: coalesced, isForkedChild: false) == .schedule(after: .milliseconds(48)))
 	}
 
 	@Test func aFlushThatWroteNothingKeepsTheLastWriteDuration() {
