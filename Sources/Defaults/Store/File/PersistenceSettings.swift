@@ -60,12 +60,16 @@ extension Defaults {
 	*/
 	public enum WriteMode: Sendable, Hashable {
 		/**
-		Changes are gathered and written together, this long after the first one.
+		Changes are gathered and written together, on disk within this long of
+		the first one: the write starts the window less the time the suite's
+		last write took after it.
 
-		A suite so large that writing its file takes longer than a quarter of
-		the window waits four times that duration instead (about 200 ms at
-		10,000 keys on a small machine), so persisting never costs more than
-		about a fifth of one core.
+		A suite whose file takes longer than the window to write waits that long
+		between writes instead, so persisting costs at most half a core, and a
+		change is on disk within twice that time. Measured on a 2-core machine,
+		a one-key write of the file takes 3 ms at 10,000 keys and 21 ms at
+		50,000 in a release build, 25 ms at 10,000 keys in a debug build, and
+		56 ms for a 20 MB suite.
 		*/
 		case coalesced(milliseconds: Int)
 
