@@ -56,16 +56,7 @@ public enum CraftedArchives {
 	/// The same binary plist with every array marked as a set (a type keyed archives never hold).
 	private static func turningArraysIntoSets(_ archive: Data) -> Data {
 		var bytes = [UInt8](archive)
-		let trailer = bytes.count - 32
-		let offsetSize = Int(bytes[trailer + 6])
-		func integer(at offset: Int, size: Int) -> Int {
-			bytes[offset..<(offset + size)].reduce(0) { $0 << 8 | Int($1) }
-		}
-
-		let objectCount = integer(at: trailer + 8, size: 8)
-		let tableOffset = integer(at: trailer + 24, size: 8)
-		for index in 0..<objectCount {
-			let offset = integer(at: tableOffset + index * offsetSize, size: offsetSize)
+		for offset in BinaryPropertyListOffsets.of(bytes) {
 			if bytes[offset] >> 4 == 0xA {
 				bytes[offset] = 0xC0 | (bytes[offset] & 0x0F)
 			}

@@ -78,7 +78,7 @@ struct ForeignKindsTests {
 			var random = FuzzRandom(seed: FuzzSettings.seed, index: index)
 			let tree = PropertyListValueGenerator.suite(seed: FuzzSettings.seed, index: index / 10)
 			var bytes = [UInt8](BinaryPropertyListWriter.encode(tree))
-			let offsets = Self.objectOffsets(bytes)
+			let offsets = BinaryPropertyListOffsets.of(bytes)
 			for _ in 0..<(1 + random.below(3)) where !offsets.isEmpty {
 				let offset = offsets[random.below(offsets.count)]
 				bytes[offset] = random.below(2) == 0 ? foreign[random.below(foreign.count)] : UInt8(truncatingIfNeeded: random.next())
@@ -93,19 +93,6 @@ struct ForeignKindsTests {
 		}
 
 		print("binary property lists with mutated markers: \(unreadable)/\(trials * 10) unreadable, none handed to Foundation")
-	}
-
-	/// Where each object of a well-formed file starts (one- to eight-byte offsets).
-	private static func objectOffsets(_ bytes: [UInt8]) -> [Int] {
-		let trailer = bytes.count - 32
-		let offsetSize = Int(bytes[trailer + 6])
-		func number(at position: Int, width: Int) -> Int {
-			bytes[position..<(position + width)].reduce(0) { $0 << 8 | Int($1) }
-		}
-
-		let count = number(at: trailer + 8, width: 8)
-		let table = number(at: trailer + 24, width: 8)
-		return (0..<count).map { number(at: table + $0 * offsetSize, width: offsetSize) }
 	}
 
 	// MARK: Real processes
