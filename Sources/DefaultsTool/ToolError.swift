@@ -29,6 +29,8 @@ enum ToolError: Error, CustomStringConvertible {
 	case notADomainLiteral(String)
 	/// A domain's file does not parse; `repair` is the command that sets it aside.
 	case unreadableDomain(path: String, repair: String)
+	/// A domain's file is larger than any preferences file may be (`limit`, 64 MiB): neither the library nor the tool reads it; `repair` sets it aside.
+	case domainFileTooLarge(path: String, size: Int64, limit: Int64, repair: String)
 	case unreadableDomains([String])
 	/// The version the library's migrations reached (`@Defaults.migrationVersion`) is not an integer in `holder` (the input, or the domain); `fix` says how to repair a domain's.
 	case nonIntegerMigrationVersion(holder: String, found: String, fix: String?)
@@ -64,7 +66,7 @@ enum ToolError: Error, CustomStringConvertible {
 			.invalidValue, .missingValue, .unparsableValue, .notADomainLiteral, .missingFleetRemote, .conflictingFleetRemotes, .postgresOnlyOption,
 			.missingNamespace, .invalidConnection, .invalidFleetName, .invalidKeyName:
 			true
-		case .noSuchDomain, .noSuchFile, .noSuchFolder, .noSuchKey, .forcedKey, .notAContainer, .unreadableInput, .cannotWrite, .unreadableDomain,
+		case .noSuchDomain, .noSuchFile, .noSuchFolder, .noSuchKey, .forcedKey, .notAContainer, .unreadableInput, .cannotWrite, .unreadableDomain, .domainFileTooLarge,
 			.unreadableDomains, .nonIntegerMigrationVersion, .persistence, .builtWithoutPostgres, .fleetRemoteFailed, .noSuchFleetKey, .valueOverBudget,
 			.overRemoteLimits, .implausibleStamp, .newerOnRemote, .notPublished:
 			false
@@ -119,6 +121,9 @@ enum ToolError: Error, CustomStringConvertible {
 			"'\(text)' is not a property-list dictionary such as '{ key = value; }'; to write one key, give the key and then its value"
 		case .unreadableDomain(let path, let repair):
 			"\(path) is not a readable property list; it was left as it is ('\(repair)' moves it aside, keeping it, so the domain can start over)"
+		case .domainFileTooLarge(let path, let size, let limit, let repair):
+			"\(path) is \(size) bytes, more than the \(limit / 1024 / 1024) MiB (\(limit) bytes) a preferences file may have: the library will not read it, "
+				+ "so no program sees its values, and neither does this command; it was left as it is ('\(repair)' moves it aside, keeping it, so the domain can start over)"
 		case .unreadableDomains(let paths):
 			"skipped unreadable files: \(paths.joined(separator: ", "))"
 		case .nonIntegerMigrationVersion(let holder, let found, let fix):

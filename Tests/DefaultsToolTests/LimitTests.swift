@@ -8,14 +8,6 @@ private let costTrials = TestEnvironment.count("DEFAULTS_TOOL_COST_TRIALS", defa
 
 @Suite("defaults with large inputs and long names")
 struct LimitTests {
-	/// A file of `size` bytes that takes no space: a hole, made with `ftruncate`.
-	private static func makeSparseFile(at url: URL, size: Int64) throws {
-		let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-		try #require(descriptor >= 0)
-		defer { close(descriptor) }
-		try #require(ftruncate(descriptor, off_t(size)) == 0)
-	}
-
 	@Test("import refuses a device and a file over the size limit before reading them")
 	func importRefusesLargeInput() throws {
 		let sandbox = ToolSandbox()
@@ -23,7 +15,7 @@ struct LimitTests {
 		#expect(try sandbox.fail("import", sandbox.domain, "/dev/zero") == "defaults: cannot read /dev/zero: it is a device, not a file or a pipe")
 
 		let large = sandbox.folder.appendingPathComponent("large.plist")
-		try Self.makeSparseFile(at: large, size: FileLimits.maximumFileSize + 1)
+		try ToolSandbox.makeSparseFile(at: large, size: FileLimits.maximumFileSize + 1)
 		#expect(try sandbox.fail("import", sandbox.domain, large.path).contains("larger than the 64 MiB a preferences file may have"))
 		#expect(try sandbox.fileContents() as NSDictionary == ["keep": 1] as NSDictionary)
 	}
@@ -32,8 +24,8 @@ struct LimitTests {
 	func largeDomainFile() throws {
 		let sandbox = ToolSandbox()
 		let size = FileLimits.maximumFileSize + 1
-		try Self.makeSparseFile(at: sandbox.fileURL, size: size)
-		#expect(try sandbox.fail("read", sandbox.domain).contains("is \(size) bytes, more than the 64 MiB a preferences file may have"))
+		try ToolSandbox.makeSparseFile(at: sandbox.fileURL, size: size)
+		#expect(try sandbox.fail("read", sandbox.domain).contains("is \(size) bytes, more than the 64 MiB (67108864 bytes) a preferences file may have"))
 		#expect(try sandbox.fail("write", sandbox.domain, "k", "1").contains("is \(size) bytes"))
 	}
 

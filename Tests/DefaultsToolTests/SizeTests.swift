@@ -40,6 +40,30 @@ struct SizeTests {
 		#expect(sizes.reduce(0, +) < fileSize)
 	}
 
+	@Test("size of a file over 64 MiB gives its size and says the library will not read it, in one line, leaving the file as it is", arguments: [false, true])
+	func fileOverTheLimit(json: Bool) throws {
+		let sandbox = ToolSandbox()
+		let size = FileLimits.maximumFileSize + 1
+		try ToolSandbox.makeSparseFile(at: sandbox.fileURL, size: size)
+		var before = stat()
+		try #require(stat(sandbox.fileURL.path, &before) == 0)
+		let json = json ? ["--json"] : []
+
+		func expected(_ repair: String) -> String {
+			"defaults: \(sandbox.fileURL.path) is \(size) bytes, more than the 64 MiB (67108864 bytes) a preferences file may have: the library will not "
+				+ "read it, so no program sees its values, and neither does this command; it was left as it is ('\(repair)' moves it aside, keeping it, "
+				+ "so the domain can start over)"
+		}
+		#expect(try sandbox.fail(["size", sandbox.domain] + json) == expected("defaults delete \(sandbox.domain)"))
+		#expect(try sandbox.run(["size", sandbox.domain] + json).status == 1, "the domain cannot be measured: a failure, not a usage error")
+		#expect(try sandbox.fail(["size", "--path", sandbox.fileURL.path] + json) == expected("defaults delete --path \(sandbox.fileURL.path)"))
+
+		var after = stat()
+		try #require(stat(sandbox.fileURL.path, &after) == 0)
+		#expect(after.st_ino == before.st_ino && after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec, "left as it is")
+		#expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).filter { !$0.hasPrefix(".") } == [sandbox.fileURL.lastPathComponent])
+	}
+
 	@Test("size of a domain that does not exist fails with one line")
 	func missing() throws {
 		let sandbox = ToolSandbox()

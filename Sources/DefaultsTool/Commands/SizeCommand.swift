@@ -16,7 +16,9 @@ struct SizeCommand: ParsableCommand {
 			the values make, which is the entries' sum and a few dozen bytes of header and \
 			trailer. The file's own size is shown too (a file another program wrote may differ), \
 			and the most a preferences file may hold (64 MiB); an app's own size budget, set in \
-			its code, is not known here. Names print escaped as by 'domains'. --json prints \
+			its code, is not known here. A file over that limit is not measured: the library \
+			will not read it, so the command fails (status 1), giving the file's size, and \
+			leaves the file as it is. Names print escaped as by 'domains'. --json prints \
 			{"domain", "entries": [{"key", "bytes"}], "total", "fileBytes", "limit"}.
 			"""
 	)

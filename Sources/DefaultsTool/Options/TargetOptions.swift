@@ -206,12 +206,19 @@ struct Operands {
 		}
 	}
 
-	/// Runs a library call; an unreadable file is reported with the command that repairs it.
+	/// Runs a library call; an unreadable file, or one too large to read, is reported with the command that repairs it.
 	func reporting<Value>(_ body: () throws -> Value) throws -> Value {
 		do {
 			return try persisting(body)
 		} catch ToolError.persistence(.unreadableFile(let path)) {
-			throw ToolError.unreadableDomain(path: path, repair: "defaults delete \(target.commandWords)")
+			throw ToolError.unreadableDomain(path: path, repair: repair)
+		} catch ToolError.persistence(.fileTooLarge(let path, let size, let limit)) {
+			throw ToolError.domainFileTooLarge(path: path, size: size, limit: limit, repair: repair)
 		}
+	}
+
+	/// The command that sets an unreadable file aside.
+	private var repair: String {
+		"defaults delete \(target.commandWords)"
 	}
 }

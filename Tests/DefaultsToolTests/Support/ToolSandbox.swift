@@ -56,6 +56,10 @@ final class ToolSandbox: @unchecked Sendable {
 
 	/// Runs `defaults`, requires it to fail with a one-line reason, and returns that line.
 	func fail(_ arguments: String..., input: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+		try fail(arguments, input: input, sourceLocation: sourceLocation)
+	}
+
+	func fail(_ arguments: [String], input: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
 		let result = try run(arguments, input: input)
 		#expect(result.status != 0, "defaults \(arguments.joined(separator: " ")) succeeded", sourceLocation: sourceLocation)
 		#expect(result.output.isEmpty, sourceLocation: sourceLocation)
@@ -91,6 +95,14 @@ final class ToolSandbox: @unchecked Sendable {
 		}
 
 		return try? PropertyListSerialization.propertyList(from: data, format: nil) as? NSDictionary
+	}
+
+	/// Makes a file of `size` bytes that takes no space: a hole, made with `ftruncate`.
+	static func makeSparseFile(at url: URL, size: Int64) throws {
+		let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+		try #require(descriptor >= 0)
+		defer { close(descriptor) }
+		try #require(ftruncate(descriptor, off_t(size)) == 0)
 	}
 
 	/// Parses the JSON the tool printed.
