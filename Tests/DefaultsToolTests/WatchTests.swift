@@ -2,6 +2,9 @@ import DefaultsTestSupport
 import Foundation
 import Testing
 
+/// Whether the test can run `defaults` as a user for whom a folder is searchable but not readable: any user but root, or root through `setpriv`.
+private let canDropPrivileges = geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
 /// `watch` runs as one process and reports what other processes write.
 @Suite("defaults watch")
 struct WatchTests {
@@ -80,5 +83,39 @@ struct WatchTests {
 		#expect(try sandbox.fail("watch", sandbox.domain).contains("is not a readable property list"))
 		#expect(try sandbox.fail("watch", "../x").contains("would leave the preferences folder"))
 		#expect(try sandbox.fail("watch", "--path", "/no/such/folder/file.plist").contains("no such folder"))
+	}
+
+	/**
+	A folder its user may search but not read (`0311`) cannot be watched
+	(`inotify_add_watch` fails with `EACCES`), as a folder cannot be once the
+	user's watches are all taken (`ENOSPC`): the watcher must not wait for it
+	to appear, as it does for a missing folder, since it never will. Root reads
+	any folder, so as root the tool runs as `nobody`.
+	*/
+	@Test("a change to a file in a folder that cannot be watched is reported, with one line saying why", .enabled(if: canDropPrivileges))
+	func unwatchableFolder() throws {
+		let sandbox = ToolSandbox()
+		chmod(sandbox.folder.path, 0o755)
+		let folder = sandbox.folder.appendingPathComponent("unreadable", isDirectory: true)
+		try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+		let file = folder.appendingPathComponent("D.plist")
+		try sandbox.succeed("write", "--path", file.path, "greeting", "-string", "hello")
+		chmod(file.path, 0o644)
+		try #require(chmod(folder.path, 0o311) == 0)
+		defer { chmod(folder.path, 0o755) }
+
+		let tool = ChildProcess.executable(named: "defaults").path
+		let watch = ["watch", "--path", file.path]
+		let watcher =
+			geteuid() == 0
+			? try ChildProcess(path: "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", tool] + watch, environment: sandbox.environment)
+			: try ChildProcess(path: tool, watch, environment: sandbox.environment)
+		defer { watcher.kill() }
+		try #require(watcher.waitForErrorOutput(containing: "Watching", timeout: 10), "watch did not start: \(watcher.errorOutputText)")
+		#expect(watcher.waitForErrorOutput(containing: "inotify cannot watch the preferences folder \(folder.path) (", timeout: 10), "\(watcher.errorOutputText)")
+
+		try sandbox.succeed("write", "--path", file.path, "greeting", "-string", "hi")
+		#expect(watcher.waitForLine(timeout: 10) { $0.hasSuffix(" greeting: hello -> hi") } != nil, "\(watcher.receivedLines) \(watcher.errorOutputText)")
+		#expect(watcher.errorOutputText.components(separatedBy: "inotify cannot watch").count == 2, "said once: \(watcher.errorOutputText)")
 	}
 }

@@ -7,7 +7,9 @@ import Glibc
 How ``FileChangeWatcher`` sees changes when inotify cannot be had: a process
 that finds every inotify instance of its user taken (128 by default on
 Linux, so a host's 129th process of one user) checks each listened file
-and folder on a timer, and tells the listeners of those whose identity
+and folder on a timer; one whose folder cannot be watched (every inotify
+watch of its user taken, `fs.inotify.max_user_watches`) checks that folder's
+files and the folder itself. It tells the listeners of those whose identity
 (inode, size, modification time) changed, or, for files heard with
 ``FileChangeWatcher/Hearing/attributes``, whose or whose folder's mode or
 owner changed. Later, not never: a change is seen within
@@ -24,10 +26,7 @@ enum FileChangePolling {
 				Thread.sleep(forTimeInterval: Double(intervalMilliseconds) / 1_000)
 				// The process's watcher lives as long as the process; another one (a test's) ends its checks with it.
 				guard let snapshot = watcher?.state.withLock({ state in
-					(
-						state.listeners.mapValues { $0.compactMap(\.listener) }.merging(state.folderListeners.mapValues { $0.compactMap(\.listener) }) { $0 + $1 },
-						state.attributeFolders
-					)
+					(state.polledListeners(), state.attributeFolders)
 				}) else {
 					return
 				}

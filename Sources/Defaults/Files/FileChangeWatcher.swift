@@ -31,6 +31,12 @@ its listeners are told at once (their files are gone), a diagnostic reports
 the gap, and the nearest existing ancestor is watched until the folder is
 back; then the folder is watched again, the gap's length is reported, and the
 listeners re-read their files to catch up with what other processes wrote.
+
+A folder that exists but cannot be watched (the user's limit of inotify
+watches reached, `ENOSPC`; no memory for one; no permission to read it) has
+its listeners' files checked on a timer instead, by ``FileChangePolling``, as
+when inotify cannot be had at all; a diagnostic names the first such folder
+and the reason, once.
 */
 package final class FileChangeWatcher: @unchecked Sendable {
 	package static let shared = FileChangeWatcher()
@@ -51,7 +57,51 @@ package final class FileChangeWatcher: @unchecked Sendable {
 		var missingFolders: [String: MissingFolder] = [:]
 		/// Whether inotify could not be had, and files are checked by ``FileChangePolling`` instead.
 		var isPolling = false
+		/// Listened folders that exist but could not be watched (the user's watch limit reached, say), checked by
+		/// ``FileChangePolling`` instead; once polled, a folder stays polled.
+		var polledFolders: Set<String> = []
+		/// The first folder that could not be watched and why, until it is reported and its polling starts.
+		var unreportedFallback: (folder: String, failure: WatchFailure)?
+		/// Adds an inotify watch; tests make it fail.
+		let addWatch: AddWatch
 	}
+
+	/// Adds an inotify watch on a folder (`descriptor`, `path`, `events`): the watch, or why there is none.
+	typealias AddWatch = @Sendable (_ descriptor: Int32, _ path: String, _ events: UInt32) -> Result<Int32, WatchFailure>
+
+	/// Why `inotify_add_watch` failed: its `errno`.
+	struct WatchFailure: Error, Equatable {
+		let code: Int32
+
+		/// The folder (or a folder on its path) does not exist, or is not a folder: it is awaited, not polled.
+		var isMissingFolder: Bool {
+			#if canImport(Glibc)
+			code == ENOENT || code == ENOTDIR
+			#else
+			true
+			#endif
+		}
+
+		/// What a diagnostic says of it.
+		var reason: String {
+			#if canImport(Glibc)
+			let text = String(cString: strerror(code))
+			return code == ENOSPC ? "\(text): the user's limit of inotify watches, fs.inotify.max_user_watches, is reached" : text
+			#else
+			return "error \(code)"
+			#endif
+		}
+	}
+
+	#if canImport(Glibc)
+	/// The real `inotify_add_watch`.
+	static let addInotifyWatch: AddWatch = { descriptor, path, events in
+		let watch = inotify_add_watch(descriptor, path, events)
+		return watch >= 0 ? .success(watch) : .failure(WatchFailure(code: errno))
+	}
+	#else
+	static let addInotifyWatch: AddWatch = { _, _, _ in .failure(WatchFailure(code: 0)) }
+	#endif
 
 	struct WeakListener {
 		weak var listener: (any FileChangeListener)?
@@ -64,12 +114,14 @@ package final class FileChangeWatcher: @unchecked Sendable {
 		var ancestorWatch: Int32?
 	}
 
-	let state = Locked(State())
+	let state: Locked<State>
 	/// Whether to ask for inotify at all; a watcher that does not checks the files on a timer (for tests of that fallback).
 	private let usesInotify: Bool
 
-	init(usesInotify: Bool = true) {
+	/// A watcher; tests may ask for none of inotify (`usesInotify`), or replace how watches are added (`addWatch`) to make them fail.
+	init(usesInotify: Bool = true, addWatch: @escaping AddWatch = FileChangeWatcher.addInotifyWatch) {
 		self.usesInotify = usesInotify
+		state = Locked(State(addWatch: addWatch))
 	}
 
 	/// Starts notifying `listener`, which is held weakly, of changes to its file; its folder is created (private to the user) when missing.
@@ -139,19 +191,23 @@ package final class FileChangeWatcher: @unchecked Sendable {
 
 			isMissing = state.withLock { state in
 				let folderPath = state.register(listener, wholeFolder: wholeFolder, hearing: hearing)
-				guard state.missingFolders[folderPath] == nil else {
+				guard state.missingFolders[folderPath] == nil, !state.polledFolders.contains(folderPath) else {
 					return false
 				}
 
-				let watch = inotify_add_watch(descriptor, folderPath, state.events(ofFolder: folderPath))
-				if watch >= 0 {
+				switch state.addWatch(descriptor, folderPath, state.events(ofFolder: folderPath)) {
+				case .success(let watch):
 					state.watchedFolders[watch] = folderPath
 					return false
+				case .failure(let failure) where !failure.isMissingFolder:
+					// It exists but cannot be watched (the user's watch limit, say): waiting for it to appear would wait forever.
+					state.poll(folderPath, because: failure)
+					return false
+				case .failure:
+					// It does not exist (or could not be created): wait for someone to create it.
+					state.missingFolders[folderPath] = MissingFolder(since: nil)
+					return true
 				}
-
-				// It does not exist (or could not be created): wait for someone to create it.
-				state.missingFolders[folderPath] = MissingFolder(since: nil)
-				return true
 			} || isMissing
 		}
 
@@ -159,6 +215,8 @@ package final class FileChangeWatcher: @unchecked Sendable {
 		if isMissing {
 			watchFolders()
 		}
+
+		startPollingIfFallenBack()
 
 		if isNew {
 			let thread = Thread { [self] in
@@ -230,6 +288,7 @@ package final class FileChangeWatcher: @unchecked Sendable {
 
 			// A folder that never existed while watched may already hold files, written before its watch was added.
 			toNotify += state.withLock { $0.listeners(inFolders: Set(appeared.keys)) }
+			startPollingIfFallenBack()
 		}
 
 		var notified: Set<ObjectIdentifier> = []
@@ -248,6 +307,26 @@ package final class FileChangeWatcher: @unchecked Sendable {
 				+ batch.changedFolders.flatMap { state.folderListeners[$0, default: []].compactMap(\.listener) }
 				+ state.listeners(inFolders: batch.lostFolders.union(batch.foldersWithNewAttributes))
 		}
+	}
+
+	/**
+	Reports the first folder that could not be watched, and starts checking
+	the polled folders on a timer: once per watcher, outside the lock.
+	*/
+	private func startPollingIfFallenBack() {
+		guard let (folder, failure) = state.withLock({ state in
+			defer { state.unreportedFallback = nil }
+			return state.unreportedFallback
+		}) else {
+			return
+		}
+
+		DiagnosticReporter.report(
+			.persistenceFailed,
+			key: nil,
+			"inotify cannot watch the preferences folder \(folder) (\(failure.reason)): changes by other processes to its files, and to those of any other folder that cannot be watched, are seen by checking them every \(FileChangePolling.intervalMilliseconds) ms instead"
+		)
+		FileChangePolling.start(for: self)
 	}
 
 	/// Watches every missing folder that exists again, or the nearest ancestor that announces its return; returns the ones that appeared, with when they went missing (`nil`: never seen before).
@@ -359,6 +438,22 @@ extension FileChangeWatcher.State {
 		return folderPath
 	}
 
+	/// Checks `folder`'s files on a timer from now on, as it cannot be watched; the first such folder is reported.
+	mutating func poll(_ folder: String, because failure: FileChangeWatcher.WatchFailure) {
+		if polledFolders.isEmpty {
+			unreportedFallback = (folder, failure)
+		}
+
+		polledFolders.insert(folder)
+	}
+
+	/// The listeners ``FileChangePolling`` checks, by the path listened to: every one when inotify could not be had, else those in polled folders.
+	func polledListeners() -> [String: [any FileChangeListener]] {
+		let files = isPolling ? listeners : listeners.filter { polledFolders.contains(URL(fileURLWithPath: $0.key).deletingLastPathComponent().standardizedFileURL.path) }
+		let folders = isPolling ? folderListeners : folderListeners.filter { polledFolders.contains($0.key) }
+		return files.mapValues { $0.compactMap(\.listener) }.merging(folders.mapValues { $0.compactMap(\.listener) }) { $0 + $1 }
+	}
+
 	/// The events to ask for on the listened folder `folder`.
 	func events(ofFolder folder: String) -> UInt32 {
 		FileChangeWatcher.folderEvents | (attributeFolders.contains(folder) ? FileChangeWatcher.attributeEvents : 0)
@@ -392,20 +487,36 @@ extension FileChangeWatcher.State {
 		var recovered: [String: DispatchTime?] = [:]
 		for (folder, missing) in missingFolders {
 			// Bounded: each round either watches the folder or an ancestor one level closer to it.
-			for _ in 0..<64 {
-				let watch = inotify_add_watch(descriptor, folder, events(ofFolder: folder))
-				if watch >= 0 {
+			rounds: for _ in 0..<64 {
+				switch addWatch(descriptor, folder, events(ofFolder: folder)) {
+				case .success(let watch):
 					watchedFolders[watch] = folder
 					missingFolders[folder] = nil
 					recovered[folder] = .some(missing.since)
+					break rounds
+				case .failure(let failure) where !failure.isMissingFolder:
+					// It exists again but cannot be watched: its files are checked on a timer, which also sees what changed meanwhile.
+					missingFolders[folder] = nil
+					poll(folder, because: failure)
+					break rounds
+				case .failure:
 					break
 				}
 
-				guard let (ancestor, ancestorWatch) = watchNearestAncestor(of: folder) else {
-					break
+				let ancestor: String
+				switch watchNearestAncestor(of: folder) {
+				case .watched(let path, let ancestorWatch):
+					ancestor = path
+					missingFolders[folder]?.ancestorWatch = ancestorWatch
+				case .unwatchable(let failure):
+					// No ancestor can announce its return (the user's watch limit, say): its files are checked on a timer.
+					missingFolders[folder] = nil
+					poll(folder, because: failure)
+					break rounds
+				case .noAncestor:
+					break rounds
 				}
 
-				missingFolders[folder]?.ancestorWatch = ancestorWatch
 				// The next level may have appeared before the watch existed; if not, the watch will announce it.
 				if !FileManager.default.fileExists(atPath: Self.nextLevel(from: ancestor, toward: folder)) {
 					break
@@ -417,17 +528,30 @@ extension FileChangeWatcher.State {
 		return recovered
 	}
 
-	private mutating func watchNearestAncestor(of folder: String) -> (path: String, watch: Int32)? {
+	/// What watching the nearest existing ancestor of a missing folder came to.
+	private enum AncestorWatch {
+		case watched(path: String, watch: Int32)
+		/// An ancestor exists but cannot be watched, for this reason.
+		case unwatchable(FileChangeWatcher.WatchFailure)
+		/// No ancestor exists, up to `/`.
+		case noAncestor
+	}
+
+	private mutating func watchNearestAncestor(of folder: String) -> AncestorWatch {
 		var ancestor = URL(fileURLWithPath: folder).deletingLastPathComponent()
 		while true {
-			let watch = inotify_add_watch(descriptor, ancestor.path, FileChangeWatcher.ancestorEvents)
-			if watch >= 0 {
+			switch addWatch(descriptor, ancestor.path, FileChangeWatcher.ancestorEvents) {
+			case .success(let watch):
 				watchedFolders[watch] = ancestor.standardizedFileURL.path
-				return (ancestor.standardizedFileURL.path, watch)
+				return .watched(path: ancestor.standardizedFileURL.path, watch: watch)
+			case .failure(let failure) where !failure.isMissingFolder:
+				return .unwatchable(failure)
+			case .failure:
+				break
 			}
 
 			guard ancestor.path != "/" else {
-				return nil
+				return .noAncestor
 			}
 
 			ancestor.deleteLastPathComponent()
