@@ -20,7 +20,9 @@ import PostgresNIO
 //   member NAMESPACE SUITE NAME SECONDS      a process of a fleet, device NAME: syncs the Int keys `shared` and NAME,
 //                                            prints "ready" once its first sync completed, writes NAME = 1 and prints
 //                                            "wrote 1", prints "saw V" whenever `shared` changes, and on each SIGUSR1
-//                                            writes NAME again, one more, printing "wrote N"; exits after SECONDS
+//                                            writes NAME again, one more, printing "wrote N"; exits after SECONDS.
+//                                            With DEFAULTS_PG_MEMBER_BUSY_MS, it also writes `busy-NAME` (1, 2, …)
+//                                            every that many milliseconds from "ready" on, as a busy service would
 
 func say(_ line: String) {
 	FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -113,7 +115,17 @@ func member(_ arguments: [String]) async throws {
 	say("ready")
 	Defaults[own] = 1
 	say("wrote 1")
+	let busyKey = Defaults.Key<Int>("busy-\(name)", default: 0, suite: suite, iCloud: true)
+	let busy = ProcessInfo.processInfo.environment["DEFAULTS_PG_MEMBER_BUSY_MS"].flatMap(Int.init).map { gap in
+		Task.detached { [busyKey] in
+			let key = busyKey
+			while (try? await Task.sleep(for: .milliseconds(gap))) != nil {
+				Defaults[key] += 1
+			}
+		}
+	}
 	try await Task.sleep(for: .seconds(Double(arguments[4])!))
+	busy?.cancel()
 	rewrite.cancel()
 	observation.invalidate()
 }

@@ -20,7 +20,15 @@ what the others hand it (``HostRelayFiles``). Every other process:
   timeout with an error, and the entries stay in the outbox for the leader;
 - reports the leader's problem (an outage, a broken table) as its own: the
   copy carries it.
-- tries every second to take the lead, so a leader that ends is replaced.
+- tries every second to take the lead, so a leader that ends is replaced;
+  and takes it over from a leader whose beat has not moved for
+  ``HostRelayLiveness/stallBound`` (stopped, hung, starved: see
+  ``HostRelayLeadership``), so a leader that stops making progress is
+  replaced within that bound and an election (a publication that waits
+  looks five times a second: within the bound and 0.2 s).
+
+No process waits on a lock another process holds: a process stopped at any
+point blocks nobody (``HostRelayFiles``).
 
 The leader itself reads and publishes on its connection, and keeps the copy
 up to date with what it reads and publishes.
@@ -71,7 +79,7 @@ final class HostRelay: Sendable {
 		self.options = options
 		let subscribers = Locked<[UUID: AsyncStream<Set<String>>.Continuation]>([:])
 		self.subscribers = subscribers
-		mirrorWatch = RelayFileWatch(url: files.mirror.url) {
+		mirrorWatch = RelayFileWatch(url: files.mirror) {
 			for continuation in subscribers.withLock({ Array($0.values) }) {
 				continuation.yield([])
 			}
@@ -89,8 +97,10 @@ final class HostRelay: Sendable {
 				group.addTask {
 					for await _ in nudges {
 						if let term = leadership.tryToLead() {
-							await HostRelayLeader(files: files, direct: direct, term: term, options: options).run()
-							return
+							// Returns when the store is gone, or when another process took the lead over: this one follows again.
+							await HostRelayLeader(files: files, direct: direct, leadership: leadership, term: term, options: options).run()
+							// This process may already lead again (it took the lead back while waiting for the copy): at once, not at the next election.
+							nudge.yield()
 						}
 					}
 				}

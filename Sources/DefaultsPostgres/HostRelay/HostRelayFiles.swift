@@ -6,34 +6,44 @@ import Glibc
 #endif
 
 /**
-The files a relay's processes share:
+The files a relay's processes share. None is guarded by a lock that
+several processes take: a process stopped at any point (SIGSTOP, a debugger,
+a frozen cgroup) holds nothing another waits on (``RelayFile``).
 
-- `leader.lock`: the leader holds a `flock` on it and writes its term into it
-  (``HostRelayLeadership``).
+- `leader.lock`: the leader holds a `flock` on it and writes its term and
+  beat into it (``HostRelayLeadership``).
 - `mirror.plist`, written by the leader only, and only while the lock file
   names its term: the namespace as the leader last read it (`entries`,
   absent until its first read of the term), what it published since
   (`mergedAt`, by `sequence`), the entries the table cannot hold (`rejected`,
   with the server's error, for the process that wrote them to report), and
   the `problem` that stops the leader now, if any. The others read it as
-  the remote.
-- `outbox.plist`: entries the processes hand the leader to publish, newest
-  per key. The leader removes an entry only once published (or rejected), so
-  an entry outlives a leader that dies before publishing it.
-
-The plists are replaced atomically under their lock, like a suite's file.
+  the remote. The leader's own edits are serialized in its process; it is
+  replaced atomically, after the term is checked again.
+- `outbox-<pid>-<random>.plist`: one file per publication handed to the
+  leader, written once by its process (a temporary file renamed into place)
+  and never changed; the leader publishes the newest entry per key of all of
+  them and removes the files it published (or whose entries it rejected), so
+  an entry outlives a leader that dies or stops before publishing it.
+- `outbox.bell`: opened for writing and closed by a process that added an
+  outbox file, so the leader hears of it (the leader also looks at every beat).
 */
 struct HostRelayFiles: Sendable {
 	let folder: URL
 	let leaderLock: URL
-	let mirror: PreferencesFile
-	let outbox: PreferencesFile
+	let mirror: URL
+	let outboxBell: URL
+	/// Serializes this process's edits of the mirror (the leader's work and its own reads and publications).
+	private let mirrorEdits = Locked(())
+
+	static let outboxPrefix = "outbox-"
+	static let outboxSuffix = ".plist"
 
 	init(folder: URL) {
 		self.folder = folder
 		leaderLock = folder.appendingPathComponent("leader.lock")
-		mirror = PreferencesFile(url: folder.appendingPathComponent("mirror.plist"))
-		outbox = PreferencesFile(url: folder.appendingPathComponent("outbox.plist"))
+		mirror = folder.appendingPathComponent("mirror.plist")
+		outboxBell = folder.appendingPathComponent("outbox.bell")
 	}
 
 	/// The namespace as a leader read it in its term.
@@ -75,7 +85,7 @@ struct HostRelayFiles: Sendable {
 
 	/// The mirror, when it was written in `term`; `nil` when there is none yet (another term's is no longer the namespace).
 	func mirror(of term: String?) -> Mirror? {
-		guard let term, let contents = try? mirror.read(), contents["term"] == .string(term) else {
+		guard let term, let contents = try? RelayFile.read(mirror), contents["term"] == .string(term) else {
 			return nil
 		}
 
@@ -156,38 +166,73 @@ struct HostRelayFiles: Sendable {
 		mirror(of: term)?.sequence
 	}
 
-	/// The entries waiting to be published.
-	func waitingEntries() -> [String: Defaults.RemoteEntry] {
-		((try? outbox.read()) ?? nil)?.compactMapValues(Defaults.RemoteEntry.init(propertyListValue:)) ?? [:]
+	/// The entries waiting to be published, newest per key, and the outbox files they come from.
+	func waitingEntries() -> (entries: [String: Defaults.RemoteEntry], files: [URL]) {
+		let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(Self.isOutboxFile)
+		var handed: [[String: Defaults.RemoteEntry]] = []
+		var files: [URL] = []
+		for name in names.sorted() {
+			let url = folder.appendingPathComponent(name)
+			// A file that vanished was published meanwhile; one that does not read stays for the next attempt.
+			guard let contents = (try? RelayFile.read(url)) ?? nil else {
+				continue
+			}
+
+			handed.append(contents.compactMapValues(Defaults.RemoteEntry.init(propertyListValue:)))
+			files.append(url)
+		}
+
+		return (Self.newestPerKey(handed), files)
 	}
 
-	/// Removes the entries that were published (or rejected) from the outbox; an entry that changed meanwhile stays, for the next publication.
-	func removeFromOutbox(_ handled: [String: Defaults.RemoteEntry]) throws {
-		try outbox.update { contents in
-			for (key, entry) in handled {
-				if let waiting = contents?[key].flatMap(Defaults.RemoteEntry.init(propertyListValue:)), waiting.timestamp <= entry.timestamp {
-					contents?[key] = nil
-				}
-			}
+	/// Whether any outbox file waits.
+	func hasWaitingEntries() -> Bool {
+		((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains(where: Self.isOutboxFile)
+	}
 
-			if contents?.isEmpty == true {
-				contents = nil
+	/// Removes outbox files once what they held was published (or rejected); each file is never changed after it is written, so nothing newer is lost.
+	func removeFromOutbox(_ files: [URL]) {
+		for file in files {
+			unlink(file.path)
+		}
+	}
+
+	/// The newest entry per key of several hand-overs (the later one when two stamps are equal).
+	static func newestPerKey(_ handed: [[String: Defaults.RemoteEntry]]) -> [String: Defaults.RemoteEntry] {
+		var newest: [String: Defaults.RemoteEntry] = [:]
+		for entries in handed {
+			for (key, entry) in entries where newest[key].map({ entry.timestamp >= $0.timestamp }) ?? true {
+				newest[key] = entry
 			}
 		}
+
+		return newest
+	}
+
+	/// Whether `name` is an outbox file: `outbox-<pid>-<random>.plist` (not a temporary file, which starts with a dot).
+	static func isOutboxFile(_ name: String) -> Bool {
+		name.hasPrefix(outboxPrefix) && name.hasSuffix(outboxSuffix)
 	}
 
 	// MARK: Written by the others
 
-	/// Hands entries to the leader, keeping the newest per key.
-	func addToOutbox(_ entries: [String: Defaults.RemoteEntry]) throws {
-		try outbox.update { contents in
-			var waiting = contents ?? [:]
-			for (key, entry) in entries where waiting[key].flatMap(Defaults.RemoteEntry.init(propertyListValue:)).map({ entry.timestamp > $0.timestamp }) ?? true {
-				waiting[key] = entry.propertyListValue
-			}
+	/// Hands entries to the leader: a new outbox file of this process, written whole before it appears; returns it.
+	@discardableResult
+	func addToOutbox(_ entries: [String: Defaults.RemoteEntry]) throws -> URL {
+		let url = folder.appendingPathComponent("\(Self.outboxPrefix)\(getpid())-\(UUID().uuidString.lowercased())\(Self.outboxSuffix)")
+		try RelayFile.write(entries.mapValues(\.propertyListValue), to: url)
+		ringOutboxBell()
+		return url
+	}
 
-			contents = waiting
+	/// Tells the leader that the outbox changed: a close after writing wakes its watch (no lock, no content).
+	private func ringOutboxBell() {
+		#if canImport(Glibc)
+		let descriptor = open(outboxBell.path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+		if descriptor >= 0 {
+			close(descriptor)
 		}
+		#endif
 	}
 
 	// MARK: The mirror's contents
@@ -206,17 +251,14 @@ struct HostRelayFiles: Sendable {
 	/// Edits the mirror as the leader of `term`; nothing is written once the lock file names another term
 	/// (a successor's mirror is never overwritten by a leader that stopped with work in flight).
 	private func updateMirror(term: String, _ edit: (inout EditableMirror) -> Void) throws {
-		// Checked first outside the mirror's lock too: taking it would create the lock file, and the folder, again after
-		// both were removed (a relay given up, a test's folder deleted) under a leader that had work in flight.
+		// Checked first: a leader that no longer leads (or whose folder was removed) writes nothing.
 		guard currentTerm() == term else {
 			return
 		}
 
-		try mirror.update { contents in
-			guard currentTerm() == term else {
-				return
-			}
-
+		try mirrorEdits.withLock { _ in
+			// A mirror that does not read (damaged) is rebuilt: this term's next read fills it.
+			let contents = (try? RelayFile.read(self.mirror)) ?? nil
 			let isThisTerm = contents?["term"] == .string(term)
 			let stored = isThisTerm ? contents.map(Self.mirror(from:)) : nil
 			let mergedAt = isThisTerm ? Self.integers(in: contents?["mergedAt"]) : [:]
@@ -235,8 +277,22 @@ struct HostRelayFiles: Sendable {
 			fields["mergedAt"] = mirror.mergedAt.isEmpty ? nil : .dictionary(mirror.mergedAt.mapValues { .integer($0) })
 			fields["problem"] = mirror.problem?.propertyListValue
 			fields["rejected"] = mirror.rejected.isEmpty ? nil : .dictionary(mirror.rejected.mapValues { .dictionary(["t": $0.timestamp.propertyListValue, "error": $0.error.propertyListValue]) })
-			contents = fields
+			guard fields != contents else {
+				return
+			}
+
+			// Checked again just before the rename: a successor's mirror is not replaced by a leader that was stopped meanwhile.
+			try RelayFile.write(fields, to: self.mirror) { currentTerm() == term }
 		}
+	}
+
+	/// The term the mirror was written in, `nil` when there is none: the leader checks that it is still its own.
+	func mirrorTerm() -> String? {
+		guard case .string(let term)? = ((try? RelayFile.read(mirror)) ?? nil)?["term"] else {
+			return nil
+		}
+
+		return term
 	}
 
 	private static func mirror(from contents: [String: PropertyListValue]) -> Mirror {

@@ -12,13 +12,19 @@ leads (until its store is gone): it holds the change feed's connection, and
 - at each change of the outbox, publishes what waits there, and adds it to
   the copy once the table took it;
 - records in the copy what stops it (an outage, a broken table), which the
-  other processes report, and clears it at the next read that works.
+  other processes report, and clears it at the next read that works;
+- beats (``HostRelayLeadership/beat(term:)``) every quarter second, unless one
+  round of its work has run longer than the operation timeout and an
+  election (it is hung: the others take over), looks for outbox files a lost
+  notice left, and stops leading once another process took the lead over
+  (this one was stopped or stalled for ``HostRelayLiveness/stallBound``).
 
 Work is coalesced: a burst of changes costs one publication and one read.
 */
 struct HostRelayLeader: Sendable {
 	let files: HostRelayFiles
 	let direct: PostgresDirectStore
+	let leadership: HostRelayLeadership
 	let term: String
 	let options: Defaults.PostgresRemoteStore.Options
 
@@ -27,15 +33,18 @@ struct HostRelayLeader: Sendable {
 		var read = true
 	}
 
-	/// Leads until the task is cancelled.
+	/// Leads until the task is cancelled, or another process took the lead over.
 	func run() async {
 		let (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 		let pending = Locked(Pending())
-		let outboxWatch = RelayFileWatch(url: files.outbox.url) {
+		let outboxWatch = RelayFileWatch(url: files.outboxBell) {
 			pending.withLock { $0.outbox = true }
 			wake.yield()
 		}
 		let problems = Locked<String?>(nil)
+		/// When the current round of work began; `nil` between rounds.
+		let roundStart = Locked<ContinuousClock.Instant?>(nil)
+		let hungAfter = options.operationTimeout + HostRelay.electionInterval
 
 		await withTaskGroup(of: Void.self) { group in
 			group.addTask {
@@ -45,12 +54,47 @@ struct HostRelayLeader: Sendable {
 				}
 			}
 			group.addTask {
+				var wroteMirror = false
+				var seenMirror: [UInt64]?
+				while (try? await Task.sleep(for: HostRelayLiveness.beatInterval)) != nil {
+					guard HostRelayLiveness.beats(roundStartedAt: roundStart.withLock { $0 }, now: .now, limit: hungAfter) else {
+						continue
+					}
+
+					guard leadership.beat(term: term) else {
+						// Taken over: this process follows from now on.
+						return
+					}
+
+					// A leader stopped between its check of the term and its rename may have put its own mirror back: read only a mirror that changed.
+					var mirrorLost = false
+					let identity = RelayFile.identity(of: files.mirror).map { [$0.device, $0.inode] }
+					if identity != seenMirror {
+						seenMirror = identity
+						let mirrorTerm = files.mirrorTerm()
+						mirrorLost = wroteMirror && mirrorTerm != term
+						wroteMirror = wroteMirror || mirrorTerm == term
+					}
+
+					let outbox = files.hasWaitingEntries()
+					if mirrorLost || outbox {
+						pending.withLock {
+							$0.read = $0.read || mirrorLost
+							$0.outbox = $0.outbox || outbox
+						}
+						wake.yield()
+					}
+				}
+			}
+			group.addTask {
 				wake.yield()
 				for await _ in wakeUps {
 					let work = pending.withLock { pending in
 						defer { pending = Pending(outbox: false, read: false) }
 						return pending
 					}
+					roundStart.withLock { $0 = .now }
+					defer { roundStart.withLock { $0 = nil } }
 
 					var publishingProblem: Defaults.PostgresRemoteStoreError?
 					if work.outbox || work.read {
@@ -63,7 +107,9 @@ struct HostRelayLeader: Sendable {
 					}
 				}
 			}
-			await group.waitForAll()
+			// The beat ends when the lead was taken over; the others only when cancelled.
+			await group.next()
+			group.cancelAll()
 		}
 
 		withExtendedLifetime(outboxWatch) {}
@@ -76,8 +122,9 @@ struct HostRelayLeader: Sendable {
 	connection, the table): the entries stay for the next attempt.
 	*/
 	private func publishWaiting(problems: Locked<String?>) async -> Defaults.PostgresRemoteStoreError? {
-		let waiting = files.waitingEntries()
+		let (waiting, handed) = files.waitingEntries()
 		guard !waiting.isEmpty else {
+			files.removeFromOutbox(handed)
 			return nil
 		}
 
@@ -93,8 +140,8 @@ struct HostRelayLeader: Sendable {
 		relayFiles(problems: problems) {
 			try files.mergeIntoMirror(publication, of: waiting, term: term)
 			// Entries no table can hold as property lists were never handed over: each writer reported its own.
-			try files.removeFromOutbox(waiting)
 		}
+		files.removeFromOutbox(handed)
 		return nil
 	}
 

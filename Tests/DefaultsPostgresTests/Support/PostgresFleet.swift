@@ -36,6 +36,8 @@ final class PostgresFleet {
 	let namespace = PostgresTestServer.uniqueNamespace("fleet")
 	let suite = "com.example.fleet.\(UUID().uuidString)"
 	let hostCount: Int
+	/// Whether each member keeps its own suite (`<suite>.<name>`), so that its processes share no suite file: a test of the relay's own files.
+	var suitePerMember = false
 	/// The members the test has not killed.
 	private(set) var members: [Member] = []
 	/// The members' connections are named `<applicationPrefix>h<host>m<index>`, for the sampler.
@@ -85,16 +87,16 @@ final class PostgresFleet {
 		folder.appendingPathComponent("host-\(host)", isDirectory: true)
 	}
 
-	/// Starts `count` members, spread evenly over the hosts.
-	func start(_ count: Int) throws {
+	/// Starts `count` members, spread evenly over the hosts; `environment` is added to theirs (`DEFAULTS_PG_MEMBER_BUSY_MS`).
+	func start(_ count: Int, environment: [String: String] = [:]) throws {
 		for index in 0..<count {
-			try start(onHost: index % hostCount)
+			try start(onHost: index % hostCount, environment: environment)
 		}
 	}
 
 	/// Starts one member on `host`.
 	@discardableResult
-	func start(onHost host: Int) throws -> Member {
+	func start(onHost host: Int, environment extra: [String: String] = [:]) throws -> Member {
 		let index = started
 		started += 1
 		let environment = PostgresTestServer.childEnvironment(overriding: [
@@ -103,12 +105,26 @@ final class PostgresFleet {
 			"DEFAULTS_PG_PORT": "\(PostgresTestServer.limitedPort ?? 0)",
 			"DEFAULTS_PG_APPLICATION_NAME": "\(applicationPrefix)h\(host)m\(index)",
 			"DEFAULTS_PG_SHARING": "default",
-		])
+		].merging(extra) { $1 })
 		let name = "member\(index)"
-		let process = try ChildProcess("DefaultsPostgresTestHelper", ["member", namespace, suite, name, "\(lifetime)"], environment: environment)
+		let process = try ChildProcess("DefaultsPostgresTestHelper", ["member", namespace, suitePerMember ? "\(suite).\(name)" : suite, name, "\(lifetime)"], environment: environment)
 		let member = Member(name: name, host: host, process: process)
 		members.append(member)
 		return member
+	}
+
+	/// The member that connects for `host` now, as the relay's copy of the namespace names it (`nil` before its first write of the copy).
+	func leader(ofHost host: Int) -> Member? {
+		let hostFolder = Self.hostFolder(host, in: folder)
+		let files = FileManager.default.enumerator(at: hostFolder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+		guard let mirror = files.first(where: { $0.lastPathComponent == "mirror.plist" }),
+		      let data = FileManager.default.contents(atPath: mirror.path),
+		      let contents = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+		      let pid = (contents["leader"] as? NSNumber)?.int32Value ?? (contents["leader"] as? Int).map(Int32.init) else {
+			return nil
+		}
+
+		return members.first { $0.host == host && $0.process.processIdentifier == pid }
 	}
 
 	/// Kills `member` at once (SIGKILL), as a crash would.
