@@ -16,8 +16,9 @@ extension Suite {
 	The write itself costs a few lookups whatever the size of the suite, and a
 	walk of the new value to measure it; with nobody observing, nothing else
 	is read. A write that would pass the suite's size budget is refused before
-	anything changes (see ``Defaults/SizeBudget``); `isWithinBudget`: a commit
-	checked as a whole already. Returns whether the change was made (`false`:
+	anything changes (see ``Defaults/SizeBudget``); `isWithinBudget`: a change
+	of a commit checked as a whole and counted already (``reserveUnfiled(_:)``),
+	recorded as made without a check of its own. Returns whether the change was made (`false`:
 	refused, with a diagnostic).
 	*/
 	@discardableResult

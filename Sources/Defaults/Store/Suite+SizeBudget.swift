@@ -71,19 +71,43 @@ extension Suite {
 	}
 
 	/**
-	The budget a commit of a suite without a file would pass: `current` are its
-	stored values, `changes` what the commit decided.
+	Checks a commit of a suite without a file against the budget as a whole
+	and, if it fits, counts its `changes` as made at once, under the lock every
+	write's admission takes: a write racing the commit's application, key by
+	key, is measured with all of it. Foundation's copy of a domain is measured
+	again first when the answer is a refusal or a warning, as for one write.
+	The committer applies each change (``change(_:to:origin:isWithinBudget:)``)
+	and then calls ``releaseUnfiled(_:of:applied:)``.
 	*/
-	func sizeViolation(ofCommitting changes: [String: PropertyListValue?], over current: [String: PropertyListValue]) -> SizeBudgetViolation? {
-		guard !changes.isEmpty else {
-			return nil
+	func reserveUnfiled(_ changes: [String: PropertyListValue?]) -> SuiteSizeAccount.CommitAdmission {
+		prepareSizeAccount()
+		var measured: [String: PropertyListValue]?
+		if values is FoundationSuiteValues, unfiledSize.withLock({ $0.isDecisive(committing: changes) }) {
+			measured = values.storedValues()
 		}
 
-		var contents = current
-		for (name, value) in changes {
-			contents[name] = value
-		}
+		return unfiledSize.withLock { account in
+			if let measured {
+				account.measure(measured)
+			}
 
-		return unfiledSize.withLock { $0 }.violation(ofCommitting: Set(changes.keys), giving: contents, sizeBefore: SuiteSizeTally(current).size)
+			return account.reserve(changes, suite: displayName)
+		}
+	}
+
+	/// Ends the reservation of `name` once the commit applied it; a change the write refused (nested too deeply, forced) counts as what is stored again.
+	func releaseUnfiled(_ name: String, of reservation: Int, applied: Bool) {
+		let stored = applied ? nil : values.storedObject(forKey: name).flatMap(PropertyListValue.init)
+		unfiledSize.withLock { account in
+			account.release(name, of: reservation)
+			if !applied {
+				account.record(name, stored)
+			}
+		}
+	}
+
+	/// The warning a commit of a suite with a file crossed, if any, once the file recorded its `changes`; `previous`: the changed names' values before it.
+	func sizeWarning(afterCommitting changes: [String: PropertyListValue?], to file: SuiteFile, over previous: [String: PropertyListValue]) -> Defaults.Diagnostic? {
+		file.state.withLock { $0.size.warning(afterCommitting: changes, over: previous, suite: file.domainName) }
 	}
 }

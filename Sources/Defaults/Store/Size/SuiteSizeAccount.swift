@@ -19,6 +19,10 @@ struct SuiteSizeAccount: Sendable {
 	/// A limit that holds whatever the budget: the 64 MiB the library reads back, for a suite with a file.
 	let hardLimit: Int64?
 
+	/// The changes of commits checked as a whole and not applied yet, by commit (``reserve(_:suite:)``): counted as made, even when the values are measured again.
+	private var reservations: [Int: [String: SuiteSizeTally.Shape?]] = [:]
+	private var nextReservation = 0
+
 	init(budget: Defaults.SizeBudget, hardLimit: Int64?, tally: SuiteSizeTally? = nil) {
 		self.budget = budget
 		self.hardLimit = hardLimit
@@ -51,7 +55,95 @@ struct SuiteSizeAccount: Sendable {
 
 		// Changed in place: a copy taken out and stored back would copy every entry at each write.
 		tally?.apply(prospect, to: name)
-		return .accepted(warning: warning(crossedBy: name, from: prospect.current, to: prospect.size, suite: suite))
+		return .accepted(warning: warning(crossedBy: CollectionOfOne(name), from: prospect.current, to: prospect.size, suite: suite))
+	}
+
+	enum CommitAdmission {
+		/// The commit may go ahead: its changes count as made until ``release(_:of:)`` says each is; report `warning`, if any, once they are applied.
+		case reserved(Int, warning: Defaults.Diagnostic?)
+		case refused(SizeBudgetViolation)
+	}
+
+	/**
+	Whether a commit's `changes` (`nil`: removed) may go ahead as a whole, for
+	a suite that applies them one by one (no file); if they may, they count as
+	made at once, so a write racing their application is admitted or refused
+	with all of them, and the warning is decided once, for the whole commit.
+	The committer applies each change, ``record(_:_:)``s it as any write, and
+	releases it.
+	*/
+	mutating func reserve(_ changes: [String: PropertyListValue?], suite: String) -> CommitAdmission {
+		if tally == nil {
+			tally = SuiteSizeTally()
+		}
+
+		let before = tally?.size ?? 0
+		var shapes: [String: SuiteSizeTally.Shape?] = [:]
+		var previous: [String: SuiteSizeTally.Shape?] = [:]
+		for (name, value) in changes {
+			let shape = SuiteSizeTally.shape(of: name, value)
+			shapes.updateValue(shape, forKey: name)
+			previous.updateValue(tally?.shapes[name], forKey: name)
+			tally?.set(name, shape)
+		}
+
+		if let tally, let violation = violation(ofChanging: changes.keys, in: tally, sizeBefore: before) {
+			// Refused: the tally is as it was.
+			for (name, shape) in previous {
+				self.tally?.set(name, shape)
+			}
+
+			return .refused(violation)
+		}
+
+		let reservation = nextReservation
+		nextReservation &+= 1
+		reservations[reservation] = shapes
+		return .reserved(reservation, warning: warning(crossedBy: changes.keys, from: before, to: tally?.size ?? 0, suite: suite))
+	}
+
+	/// Whether a commit's `changes` would be refused or warned about, deciding nothing: what a store others also write measures again first.
+	func isDecisive(committing changes: [String: PropertyListValue?]) -> Bool {
+		var trial = self
+		switch trial.reserve(changes, suite: "") {
+		case .refused:
+			return true
+		case .reserved(_, let warning):
+			return warning != nil
+		}
+	}
+
+	/// Ends the reservation of `name` by the commit `reservation` once the commit applied it (or a write refused it).
+	mutating func release(_ name: String, of reservation: Int) {
+		reservations[reservation]?.removeValue(forKey: name)
+		if reservations[reservation]?.isEmpty == true {
+			reservations[reservation] = nil
+		}
+	}
+
+	/**
+	The warning a commit crossed, if any, once its `changes` are recorded (a
+	suite with a file records them as it writes them): `previous` holds the
+	changed names' values before it. Reported once, as for a single write.
+	*/
+	mutating func warning(afterCommitting changes: [String: PropertyListValue?], over previous: [String: PropertyListValue], suite: String) -> Defaults.Diagnostic? {
+		guard !changes.isEmpty, let after = tally?.size else {
+			return nil
+		}
+
+		// The size before the commit: its entries taken back for a moment, in place.
+		var committed: [String: SuiteSizeTally.Shape?] = [:]
+		for name in changes.keys {
+			committed.updateValue(tally?.shapes[name], forKey: name)
+			tally?.set(name, SuiteSizeTally.shape(of: name, previous[name]))
+		}
+
+		let before = tally?.size ?? 0
+		for (name, shape) in committed {
+			tally?.set(name, shape)
+		}
+
+		return warning(crossedBy: changes.keys, from: before, to: after, suite: suite)
 	}
 
 	/// Whether a write of `name` would be refused or warned about: what a store others also write measures again first.
@@ -73,9 +165,15 @@ struct SuiteSizeAccount: Sendable {
 		rearmIfRoom()
 	}
 
-	/// Takes the values as measured again from scratch (first use, or a store others write behind the library's back).
+	/// Takes the values as measured again from scratch (first use, or a store others write behind the library's back), with the changes of commits not applied yet.
 	mutating func measure(_ contents: [String: PropertyListValue]) {
 		tally = SuiteSizeTally(contents)
+		for shapes in reservations.values {
+			for (name, shape) in shapes {
+				tally?.set(name, shape)
+			}
+		}
+
 		rearmIfRoom()
 	}
 
@@ -85,10 +183,17 @@ struct SuiteSizeAccount: Sendable {
 	size without them.
 	*/
 	func violation(ofCommitting changes: Set<String>, giving contents: [String: PropertyListValue], sizeBefore before: Int64) -> SizeBudgetViolation? {
-		let tally = SuiteSizeTally(contents)
+		violation(ofChanging: changes, in: SuiteSizeTally(contents), sizeBefore: before)
+	}
+
+	/// The budget `tally`, the suite with a commit's changes of `names` made, passes, if any; `before`: its size without them.
+	private func violation(ofChanging names: some Collection<String>, in tally: SuiteSizeTally, sizeBefore before: Int64) -> SizeBudgetViolation? {
 		let size = tally.size
-		// Largest first: the largest changed entry is the only one the per-value budget can refuse.
-		if size > before, let largest = tally.entries.first(where: { changes.contains($0.name) }), largest.bytes > Int64(budget.perValue) {
+		// The largest changed entry is the only one the per-value budget can refuse (of equal ones, the first name).
+		let largest = names
+			.compactMap { name in tally.bytes(ofEntry: name).map { (name: name, bytes: $0) } }
+			.max { $0.bytes != $1.bytes ? $0.bytes < $1.bytes : $0.name > $1.name }
+		if size > before, let largest, largest.bytes > Int64(budget.perValue) {
 			return SizeBudgetViolation(key: largest.name, size: largest.bytes, limit: Int64(budget.perValue), scope: .value)
 		}
 
@@ -117,7 +222,8 @@ struct SuiteSizeAccount: Sendable {
 		return nil
 	}
 
-	private mutating func warning(crossedBy name: String, from old: Int64, to new: Int64, suite: String) -> Defaults.Diagnostic? {
+	/// The warning a write of `names` (one, or a commit's) that made the suite `new` bytes from `old` crossed, if any; disarms it.
+	private mutating func warning(crossedBy names: some Collection<String>, from old: Int64, to new: Int64, suite: String) -> Defaults.Diagnostic? {
 		let threshold = budget.warningSize
 		guard isWarningArmed, new >= threshold, new > old else {
 			rearmIfRoom()
@@ -126,10 +232,14 @@ struct SuiteSizeAccount: Sendable {
 
 		isWarningArmed = false
 		let percent = Int((Double(new) * 100 / Double(max(budget.perSuite, 1))).rounded(.down))
+		let sorted = names.sorted()
+		let written = sorted.count == 1
+			? "'\(sorted[0])'"
+			: "\(sorted.count) keys at once (\(sorted.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(sorted.count > 3 ? ", …" : ""))"
 		return Defaults.Diagnostic(
 			kind: .sizeBudgetWarning,
-			key: name,
-			message: "suite '\(suite)' is \(new) bytes after writing '\(name)', \(percent)% of its size budget of \(budget.perSuite) bytes (warned at \(threshold)); writes past the budget will be refused. Reported once, until the suite is under \(rearmSize) bytes again"
+			key: sorted.count == 1 ? sorted[0] : nil,
+			message: "suite '\(suite)' is \(new) bytes after writing \(written), \(percent)% of its size budget of \(budget.perSuite) bytes (warned at \(threshold)); writes past the budget will be refused. Reported once, until the suite is under \(rearmSize) bytes again"
 		)
 	}
 

@@ -88,6 +88,11 @@ struct SuiteSizeTally: Sendable {
 		set(name, Self.shape(of: name, value))
 	}
 
+	/// What `name`'s entry takes in the file; `nil` when the suite does not hold it.
+	func bytes(ofEntry name: String) -> Int64? {
+		shapes[name].map { Int64(BinaryPropertyListWriter.size(of: $0, inDictionaryOf: shapes.count, entries: sum)) }
+	}
+
 	/// What each entry takes in the file, largest first (then by name); with the file's fixed part (header, top dictionary, trailer), they add up to ``size``.
 	var entries: [(name: String, bytes: Int64)] {
 		shapes
