@@ -95,16 +95,32 @@ struct SettingsTransferFidelityTests {
 		#expect(suite.fileContents() == nil, "nothing written")
 	}
 
+	/// A whole suite's export leaves a refused name out (one diagnostic); an export naming the key refuses it: either way, every export can be imported.
 	@Test func anExportNeverHoldsANameItsImportWouldRefuse() throws {
 		let suite = TestSuite()
+		var refused: Defaults.Key<Int>?
 		let reported = diagnostics {
-			Defaults[Defaults.Key<Int>("x.y", default: 0, suite: suite.defaults)] = 1
+			refused = Defaults.Key<Int>("x.y", default: 0, suite: suite.defaults)
+			Defaults[refused!] = 1
 		}
 		#expect(reported.map(\.kind) == [.invalidKeyName])
+		let kept = Defaults.Key<Int>(suite.keyName("kept"), default: 0, suite: suite.defaults)
+		Defaults[kept] = 2
 
 		for format in [Defaults.SettingsFormat.json, .propertyList] {
+			var exported = Data()
+			let reported = try diagnostics {
+				exported = try Defaults.exportSettings(suite: suite.defaults, format: format)
+			}
+			#expect(reported.map(\.kind) == [.invalidKeyName], "\(format): \(reported)")
+			#expect(reported.first?.key == "x.y")
+
+			let target = TestSuite()
+			let imported = try Defaults.importSettings(exported, into: target.defaults)
+			#expect(imported == [kept.name], "\(format): only the name an import takes")
+
 			#expect {
-				try Defaults.exportSettings(suite: suite.defaults, format: format)
+				try Defaults.exportSettings([refused!, kept], format: format)
 			} throws: { error in
 				guard case .invalidKeyName("x.y", _) = error as? Defaults.SettingsTransferError else {
 					return false
@@ -113,6 +129,26 @@ struct SettingsTransferFidelityTests {
 				return true
 			}
 		}
+	}
+
+	/// Item 6 of issue 38: another program stored `a.b` (`defaults write D a.b v`); the whole suite is still exported, without it.
+	@Test func aRefusedNameInTheFileLeavesTheRestOfTheSuiteExportable() throws {
+		let suite = TestSuite()
+		let name = suite.keyName("theme")
+		try FileManager.default.createDirectory(at: suite.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+		try PropertyListSerialization.data(fromPropertyList: ["a.b": "v", name: "dark"], format: .binary, options: 0).write(to: suite.fileURL)
+
+		var exported = Data()
+		let reported = try diagnostics {
+			exported = try Defaults.exportSettings(suite: suite.defaults)
+		}
+
+		#expect(reported.map(\.kind) == [.invalidKeyName], "one per name left out: \(reported)")
+		#expect(reported.first?.key == "a.b")
+		#expect(reported.first?.message.contains(suite.name) == true, "names the suite: \(reported)")
+		let members = try #require(try JSONSerialization.jsonObject(with: exported) as? [String: Any])
+		#expect(members.keys.sorted() == [name])
+		#expect(members[name] as? String == "dark")
 	}
 
 	@Test(arguments: [

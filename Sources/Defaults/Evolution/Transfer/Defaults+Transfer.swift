@@ -63,9 +63,11 @@ extension Defaults {
 	types encode them: in JSON, a `Codable` value is a JSON object a person can
 	read and edit, not JSON inside a string. Values not stored (defaults,
 	launch arguments) are left out, and so is the library's own bookkeeping
-	(the migration version). A stored name no key can have (`x.y`) is refused
-	with ``SettingsTransferError/invalidKeyName(_:reason:)``, as an import
-	would refuse it.
+	(the migration version). So is a stored name no key can have (`x.y`,
+	written by another program or raw `UserDefaults`), which an import would
+	refuse: each one left out is reported once per export, as an
+	``Diagnostic/Kind/invalidKeyName`` diagnostic naming it, and the rest of
+	the suite is still exported.
 
 	```swift
 	let backup = try Defaults.exportSettings(declaring: [.quality, .favoriteColors])
@@ -77,14 +79,24 @@ extension Defaults {
 		declaring keys: [_AnyKey] = [],
 		format: SettingsFormat = .json
 	) throws(SettingsTransferError) -> Data {
-		let values = Suite.of(suite).values
-		let names = values.storedNames().filter { !KeyName.isReserved($0) }
-		return try export(names, from: values, keys: keys, format: format)
+		let owner = Suite.of(suite)
+		var names: [String] = []
+		for name in owner.values.storedNames().sorted() where !KeyName.isReserved(name) {
+			if let problem = KeyName.problem(with: name) {
+				DiagnosticReporter.report(.invalidKeyName, key: name, suite: owner.displayName, "'\(name)' is stored in suite '\(owner.displayName)' but is not a key's name: \(problem); it was left out of the export, which an import could not read otherwise")
+			} else {
+				names.append(name)
+			}
+		}
+
+		return try export(names, from: owner.values, keys: keys, format: format)
 	}
 
 	/**
 	The stored values of `keys` (all of one suite) as a settings file; keys with
-	nothing stored are left out.
+	nothing stored are left out. A key whose name no key can have (`x.y`) is
+	refused with ``SettingsTransferError/invalidKeyName(_:reason:)``, as an
+	import would refuse it.
 
 	```swift
 	let shared = try Defaults.exportSettings([.quality, .theme])
