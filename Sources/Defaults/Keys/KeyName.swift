@@ -33,8 +33,9 @@ package enum KeyName {
 	/**
 	Why no value may be stored under `name` by a tool that edits a suite's
 	file (`defaults write`, `rename`, `import`), or `nil`: the rules above, so
-	that no file holds a name ``Defaults/exportSettings(suite:declaring:format:)``
-	and ``Defaults/importSettings(_:into:declaring:replacing:)`` refuse; the
+	that no file holds a name no key can read, which
+	``Defaults/exportSettings(suite:declaring:format:)`` leaves out and
+	``Defaults/importSettings(_:into:declaring:replacing:)`` refuses; the
 	library's own bookkeeping (``migrationVersion``) excepted, which a tool may
 	set as the library does.
 	*/

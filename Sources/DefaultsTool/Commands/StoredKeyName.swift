@@ -8,8 +8,8 @@ written as a dictionary, in any domain, the global one or a file given by
 its path.
 
 A name the library's import and export refuse (`a.b`, `@x`, one that is not
-ASCII, or empty) never gets into a file that way: there it would make
-`Defaults.exportSettings(suite:)` refuse the whole suite. A name already in a
+ASCII, or empty) never gets into a file that way: no key could read it, an
+export of the suite would leave it out, and an import would refuse it. A name already in a
 file (another program wrote it) can still be read, renamed and deleted.
 */
 enum StoredKeyName {
