@@ -7,7 +7,8 @@ How `fleet read` and `fleet watch` print a remote entry: the value as
 and when, the time in ISO 8601 (UTC) from the stamp's wall-clock milliseconds.
 
 Text: `greeting = hello  [2026-11-22T08:30:00.123Z by laptop#a1b2]`.
-JSON: `{"value": "hello", "deleted": false, "device": "laptop#a1b2", "time": "2026-11-22T08:30:00.123Z", "counter": 0}`.
+JSON: `{"value": "hello", "deleted": false, "device": "laptop#a1b2", "time": "2026-11-22T08:30:00.123Z", "counter": 0}`,
+data and dates tagged as the library's JSON export tags them (`{"$data": "<base64>"}`, `{"$date": "<ISO 8601>"}`).
 */
 enum FleetEntryText {
 	static func date(of stamp: Defaults.SyncTimestamp) -> Date {
@@ -33,6 +34,7 @@ enum FleetEntryText {
 	}
 
 	/// The entry as a JSON-ready dictionary: value (absent when deleted), deleted, device, time, milliseconds, counter.
+	/// The value is in the tagged form of the library's JSON export (`{"$data": …}`, `{"$date": …}`), so every type stays distinct.
 	static func fields(of entry: Defaults.RemoteEntry) -> [String: PropertyListValue] {
 		var fields: [String: PropertyListValue] = [
 			"deleted": .bool(entry.value == nil),
@@ -41,7 +43,8 @@ enum FleetEntryText {
 			"milliseconds": .integer(Int(entry.timestamp.milliseconds)),
 			"counter": .integer(Int(entry.timestamp.counter)),
 		]
-		fields["value"] = entry.value?.storage
+		// A number JSON cannot hold (NaN) has no tagged form: it prints as `null`, as `defaults read --json` prints it.
+		fields["value"] = entry.value?.storage.map { StoredValueJSON.tagged($0) ?? $0 }
 		return fields
 	}
 }

@@ -65,6 +65,17 @@ package enum StoredValueJSON {
 		}
 	}
 
+	/**
+	`value` in the tagged form ``json(_:)`` gives it, as property-list values: data is
+	the one-member dictionary `["$data": "<base64>"]`, a date `["$date": "<ISO 8601>"]`,
+	a look-alike dictionary escaped. For a writer of JSON of its own (the `defaults`
+	tool's `fleet read --json`), so it prints what an export holds; `nil` as for ``json(_:)``.
+	*/
+	package static func tagged(_ value: PropertyListValue) -> PropertyListValue? {
+		// `json(_:)` never gives `null`, the one JSON value `plain` refuses.
+		json(value).flatMap { try? plain($0, at: []) }
+	}
+
 	/// The stored value `json` stands for, its tags and escapes read; `null`, which a property list cannot hold, and a malformed tag are refused.
 	static func propertyList(_ json: JSONValue) throws(TransferProblem) -> PropertyListValue {
 		try decodingTags(plain(json, at: []))

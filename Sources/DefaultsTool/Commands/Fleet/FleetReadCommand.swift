@@ -15,7 +15,9 @@ struct FleetReadCommand: ParsableCommand {
 			  greeting = hello  [2026-11-22T08:30:00.123Z by web-1#4f2a]
 			  maintenanceMode (deleted)  [2026-11-22T08:31:02.000Z by defaults-tool@ops-1]
 			With --json: an object of the keys, each {"value", "deleted", "device", "time", \
-			"milliseconds", "counter"} ("value" absent when deleted); with a key, that object alone.
+			"milliseconds", "counter"} ("value" absent when deleted); with a key, that object alone. \
+			"value" is in the form of the library's JSON export: data is {"$data": "<base64>"}, a \
+			date {"$date": "<ISO 8601>"}, so a date or data never reads as a string.
 			"""
 	)
 
