@@ -65,10 +65,11 @@ final class ConnectionErrorRecorder: Sendable {
 			return serverMessage(in: "\(details)")
 		}
 
-		/// The message field of a logged server error (`message: …` up to the next field or the end), else the error as logged.
+		/// The message field of a logged server error (`message: …` up to the next field or the end), else what a connection
+		/// that could not be made means ("cannot connect to 127.0.0.1:5433: Connection refused"), else the error as logged.
 		private static func serverMessage(in logged: String) -> String {
 			guard let start = logged.range(of: "message: ") else {
-				return logged
+				return Defaults.PostgresRemoteStoreError.connectionFailure(in: logged) ?? logged
 			}
 
 			let rest = logged[start.upperBound...]

@@ -1,5 +1,6 @@
 #if Postgres
 import Defaults
+import Foundation
 import PostgresNIO
 
 /// The PostgreSQL store's errors, in the `Defaults` namespace like the rest of the library.
@@ -47,8 +48,9 @@ extension Defaults {
 			}
 		}
 
-		/// The error as the store reports it: the server's own words when it sent any, never the statement's parameters.
-		static func from(_ error: any Error) -> Self {
+		/// The error as the store reports it: the server's own words when it sent any, never the statement's parameters;
+		/// a connection that could not be made in one line (``connectionFailure(in:)``).
+		package static func from(_ error: any Error) -> Self {
 			if let error = error as? Self {
 				return error
 			}
@@ -61,7 +63,83 @@ extension Defaults {
 				return .server(sqlState: error.serverInfo?[.sqlState] ?? "?", message: message)
 			}
 
+			if error.code == .sslUnsupported {
+				return .connectionLost("the server does not offer TLS, which the connection requires")
+			}
+
+			if let underlying = error.underlying, let failure = connectionFailure(underlying) {
+				return .connectionLost(failure)
+			}
+
 			return .connectionLost("\(error.code)" + (error.underlying.map { ": \(poolFailure(in: "\($0)") ?? "\($0)")" } ?? ""))
+		}
+
+		/**
+		What a connection attempt that failed before the server answered means, in one line, or `nil`
+		for another error: "cannot connect to 127.0.0.1:5433: Connection refused" (each address tried,
+		for a host name with several), "cannot resolve the host name 'db.internal': …", "cannot
+		connect: No such file or directory" (a Unix socket).
+		*/
+		static func connectionFailure(_ error: any Error) -> String? {
+			if let error = error as? NIOConnectionError {
+				if let dnsError = error.dnsAError ?? error.dnsAAAAError {
+					return "cannot resolve the host name '\(error.host)': \(systemReason(in: "\(dnsError)") ?? "\(dnsError)")"
+				}
+
+				var failures: [String] = []
+				for attempt in error.connectionErrors {
+					let address = attempt.target.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? error.host
+					let failure = "cannot connect to \(address):\(attempt.target.port ?? error.port): \(systemReason(of: attempt.error))"
+					if !failures.contains(failure) {
+						failures.append(failure)
+					}
+				}
+
+				return failures.isEmpty ? "cannot connect to \(error.host):\(error.port)" : failures.joined(separator: "; ")
+			}
+
+			return error is IOError ? "cannot connect: \(systemReason(of: error))" : nil
+		}
+
+		/// The system's words for an I/O error ("Connection refused"), else its description.
+		private static func systemReason(of error: any Error) -> String {
+			if let error = error as? IOError {
+				return String(cString: strerror(error.errnoCode))
+			}
+
+			return systemReason(in: "\(error)") ?? "\(error)"
+		}
+
+		/// ``connectionFailure(_:)`` from the description of an error that was logged rather than thrown.
+		static func connectionFailure(in description: String) -> String? {
+			if let start = description.range(of: "DNS error: ") {
+				let rest = description[start.upperBound...]
+				return "cannot resolve the host name: " + (systemReason(in: String(rest)) ?? String(rest.prefix { $0 != ")" }))
+			}
+
+			var failures: [String] = []
+			for attempt in description.components(separatedBy: "SingleConnectionFailure(").dropFirst() {
+				guard let match = attempt.firstMatch(of: /^target: (?:\[\w+\])?(?:[^\/,]*\/)?([^,\s]+), error: (.*)$/.dotMatchesNewlines()) else {
+					continue
+				}
+
+				let failure = "cannot connect to \(match.output.1): \(systemReason(in: String(match.output.2)) ?? "failed")"
+				if !failures.contains(failure) {
+					failures.append(failure)
+				}
+			}
+
+			if !failures.isEmpty {
+				return failures.joined(separator: "; ")
+			}
+
+			return systemReason(in: description).map { "cannot connect: \($0)" }
+		}
+
+		/// The system's words in a SwiftNIO error's description ("… (error set): Connection refused (errno: 111)" gives
+		/// "Connection refused", "…UnknownHost: Name or service not known (error -2)" "Name or service not known").
+		private static func systemReason(in description: String) -> String? {
+			description.matches(of: /([^:()]+) \((?:errno: |error )-?\d+\)?/).last.map { $0.output.1.trimmingCharacters(in: .whitespaces) }
 		}
 
 		/// What the store's connection pool means by one of its errors (`ConnectionPoolError(base: _ConnectionPoolModule…)`), or `nil` for another error.
@@ -86,7 +164,7 @@ extension Defaults {
 		}
 
 		/// The reason alone, for a message that says what failed itself: the server's words when it sent any.
-		var reason: String {
+		package var reason: String {
 			switch self {
 			case .server(let sqlState, let message):
 				"\(message) (SQLSTATE \(sqlState))"

@@ -37,8 +37,8 @@ struct FleetRemote: Sendable {
 			name = "the shared folder \(folder.path)"
 		case .postgres(let url, let namespace, let table, let schema):
 			#if Postgres
-			store = try PostgresConnection.store(url: url, namespace: namespace, table: table, schema: schema, device: device, createsTable: forWriting)
 			name = "namespace '\(namespace)' of PostgreSQL"
+			store = try PostgresConnection.store(url: url, namespace: namespace, table: table, schema: schema, device: device, createsTable: forWriting, remote: name)
 			#else
 			_ = (url, namespace, table, schema, forWriting)
 			throw ToolError.builtWithoutPostgres

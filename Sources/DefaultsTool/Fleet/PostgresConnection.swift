@@ -24,8 +24,9 @@ enum PostgresConnection {
 		var sslMode = "prefer"
 	}
 
-	/// A store of `namespace`; `createsTable`: make the table when missing, as the fleet's processes do on first use.
-	static func store(url: String?, namespace: String, table: String?, schema: String?, device: String, createsTable: Bool) throws -> Defaults.PostgresRemoteStore {
+	/// A store of `namespace`, once the server accepted a connection (see ``check(_:remote:)``); `createsTable`: make the table
+	/// when missing, as the fleet's processes do on first use. `remote` is the name failures go by.
+	static func store(url: String?, namespace: String, table: String?, schema: String?, device: String, createsTable: Bool, remote: String) throws -> Defaults.PostgresRemoteStore {
 		let settings = try settings(url: url, environment: ProcessInfo.processInfo.environment)
 		var options = Defaults.PostgresRemoteStore.Options()
 		options.createsTable = createsTable
@@ -40,12 +41,40 @@ enum PostgresConnection {
 		}
 
 		let configuration = try configuration(settings)
+		let store: Defaults.PostgresRemoteStore
 		do {
-			return try Defaults.PostgresRemoteStore(configuration: configuration, namespace: namespace, device: device, options: options)
+			store = try Defaults.PostgresRemoteStore(configuration: configuration, namespace: namespace, device: device, options: options)
 		} catch .invalidName(let name, let reason) {
 			throw ToolError.invalidFleetName(name, reason: reason)
 		} catch {
 			throw ToolError.fleetRemoteFailed(remote: "PostgreSQL", reason: error.description)
+		}
+
+		try check(settings, remote: remote)
+		return store
+	}
+
+	/**
+	Connects once, and closes, before the store's first statement: a server that
+	refuses (a wrong password, a missing database, nothing listening on the port)
+	is reported at once, in one line, in its own words. The store's connection
+	pool would try again until its operation timeout (10 s), as a service must,
+	and then say only that PostgreSQL did not answer.
+	*/
+	static func check(_ settings: Settings, remote: String) throws {
+		let configuration = try connectionConfiguration(settings)
+		var logger = Logger(label: "defaults-tool")
+		// The failure is reported below, in one line: nothing logged.
+		logger.logLevel = .critical
+		do {
+			try BlockingTask.run { [logger] in
+				let connection = try await PostgresNIO.PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+				try await connection.close()
+			}
+		} catch {
+			let failure = Defaults.PostgresRemoteStoreError.from(error)
+			let reason = if case .server = failure { "the server refused the connection: \(failure.reason)" } else { failure.reason }
+			throw ToolError.fleetRemoteFailed(remote: remote, reason: reason)
 		}
 	}
 
@@ -116,24 +145,59 @@ enum PostgresConnection {
 	}
 
 	private static func tls(_ mode: String) throws -> PostgresClient.Configuration.TLS {
+		switch try tlsSettings(mode) {
+		case nil:
+			.disable
+		case (let tls, let isRequired)?:
+			isRequired ? .require(tls) : .prefer(tls)
+		}
+	}
+
+	/// The TLS that libpq's `sslmode` asks for, and whether it is required; `nil`: none.
+	private static func tlsSettings(_ mode: String) throws -> (TLSConfiguration, isRequired: Bool)? {
 		var tls = TLSConfiguration.makeClientConfiguration()
 		switch mode {
 		case "disable":
-			return .disable
+			return nil
 		case "allow", "prefer":
 			tls.certificateVerification = .none
-			return .prefer(tls)
+			return (tls, false)
 		case "require":
 			tls.certificateVerification = .none
-			return .require(tls)
+			return (tls, true)
 		case "verify-ca":
 			tls.certificateVerification = .noHostnameVerification
-			return .require(tls)
+			return (tls, true)
 		case "verify-full":
-			return .require(tls)
+			return (tls, true)
 		default:
 			throw ToolError.invalidConnection("PGSSLMODE (or the URL's sslmode) is '\(mode)': expected disable, allow, prefer, require, verify-ca or verify-full")
 		}
+	}
+
+	/// The settings for one connection of its own, as ``configuration(_:)`` gives them to the store's pool.
+	private static func connectionConfiguration(_ settings: Settings) throws -> PostgresNIO.PostgresConnection.Configuration {
+		var configuration: PostgresNIO.PostgresConnection.Configuration
+		if settings.host.hasPrefix("/") {
+			configuration = .init(unixSocketPath: "\(settings.host)/.s.PGSQL.\(settings.port)", username: settings.user, password: settings.password, database: settings.database)
+		} else {
+			let tls: PostgresNIO.PostgresConnection.Configuration.TLS
+			do {
+				tls = switch try tlsSettings(settings.sslMode) {
+				case nil: .disable
+				case (let settings, let isRequired)?: isRequired ? .require(try NIOSSLContext(configuration: settings)) : .prefer(try NIOSSLContext(configuration: settings))
+				}
+			} catch let error as ToolError {
+				throw error
+			} catch {
+				throw ToolError.invalidConnection("TLS cannot be set up: \(error)")
+			}
+
+			configuration = .init(host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database, tls: tls)
+		}
+
+		configuration.options.additionalStartupParameters = [("application_name", "defaults-tool")]
+		return configuration
 	}
 
 	static func configuration(_ settings: Settings) throws -> PostgresClient.Configuration {
