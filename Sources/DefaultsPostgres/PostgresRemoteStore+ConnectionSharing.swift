@@ -6,9 +6,11 @@ extension Defaults.PostgresRemoteStore {
 	/**
 	Which processes share one connection to the server.
 
-	With sharing, the processes that use the same server, database, role,
-	table and namespace through the same folder elect one of them, through a
-	lock file in that folder, to connect for all: it holds the `LISTEN`,
+	With sharing, the processes that use the same server, database, role and
+	password, TLS settings, table and namespace through the same folder elect
+	one of them, through a lock file in that folder, to connect for all (a
+	process shares only a connection it could have opened itself; the folder's
+	name holds a hash of these settings, never the password): it holds the `LISTEN`,
 	publishes what the others hand it, and keeps a copy of the namespace in the
 	folder, which the others read and watch. When it ends, another takes over
 	within a second. A host's processes therefore hold at most two connections
