@@ -100,6 +100,33 @@ extension PostgresTests {
 			print("stopped at random points: \(Self.trials) trials, the others' writes in the table and in every other process within \(slowest) at worst")
 		}
 
+		@Test("a process stopped while it holds a lock of any relay file (every one but the leader's) holds up no other's writes")
+		func stoppedHolderOfRelayLocks() async throws {
+			let fleet = try await PostgresFleet(hosts: 1, lifetime: 120)
+			defer { fleet.close() }
+			var written = try await start(fleet, members: 3)
+			// As a process stopped in the middle of a publication would: every file of the relay folder locked, and never unlocked.
+			let relayFiles = try #require(fleet.relayFolder(ofHost: 0).map { folder in
+				((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0 != "leader.lock" }.map { folder.appendingPathComponent($0).path }
+			})
+			var held: [Int32] = []
+			defer { held.forEach { close($0) } }
+			for path in relayFiles {
+				let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+				if descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+					held.append(descriptor)
+				}
+			}
+
+			let started = ContinuousClock.now
+			for member in fleet.members {
+				write(member, in: &written)
+			}
+			let unpublished = await fleet.waitUntilTableHolds(written, timeout: Self.bound)
+			#expect(unpublished == nil, "with \(held.count) relay files locked (\(relayFiles.map { URL(fileURLWithPath: $0).lastPathComponent })), the writes did not reach the table within \(Self.bound): \(unpublished ?? "")")
+			print("relay files locked by a stopped process (\(held.count)): the writes in the table after \(ContinuousClock.now - started)")
+		}
+
 		/// Starts `members` busy members on one host, and waits until each one's first write is in the table; what each wrote.
 		private func start(_ fleet: PostgresFleet, members: Int) async throws -> [String: Int] {
 			// Each its own suite: processes that share a suite file also share its lock, which is not the relay's (see the Services article).

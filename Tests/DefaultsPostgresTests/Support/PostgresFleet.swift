@@ -113,6 +113,12 @@ final class PostgresFleet {
 		return member
 	}
 
+	/// The relay folder of `host` (`nil` before a member made it).
+	func relayFolder(ofHost host: Int) -> URL? {
+		let files = FileManager.default.enumerator(at: Self.hostFolder(host, in: folder), includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+		return files.first { $0.lastPathComponent == "leader.lock" }?.deletingLastPathComponent()
+	}
+
 	/// The member that connects for `host` now, as the relay's copy of the namespace names it (`nil` before its first write of the copy).
 	func leader(ofHost host: Int) -> Member? {
 		let hostFolder = Self.hostFolder(host, in: folder)
