@@ -121,7 +121,7 @@ extension PostgresTests {
 			_ = try await earlier?.entries()
 			earlier = nil
 			_ = earlier
-			// Its leading task is cancelled, not awaited: let a write of the copy it had in flight land first.
+			// Its leading task is cancelled, not awaited: let a write of the copy it had in flight land first (none may lead again).
 			try await Task.sleep(for: .milliseconds(300))
 
 			// The copy it left, as it may be days later: with an entry the table no longer holds.

@@ -95,7 +95,7 @@ final class HostRelay: Sendable {
 					} while (try? await Task.sleep(for: Self.electionInterval)) != nil
 				}
 				group.addTask {
-					for await _ in nudges {
+					for await _ in nudges where !Task.isCancelled {
 						if let term = leadership.tryToLead() {
 							// Returns when the store is gone, or when another process took the lead over: this one follows again.
 							await HostRelayLeader(files: files, direct: direct, leadership: leadership, term: term, options: options).run()

@@ -43,6 +43,8 @@ final class HostRelayLeadership: Sendable {
 		var lead: (descriptor: Int32, term: String, generation: UInt64, beat: UInt64)?
 		/// What this process saw of another's lead.
 		var liveness: HostRelayLiveness
+		/// Resigned for good (the store is gone): a late attempt of its election, already under way, takes no lead.
+		var isRetired = false
 	}
 
 	private let state: Locked<State>
@@ -135,6 +137,10 @@ final class HostRelayLeadership: Sendable {
 
 			// A forked child's inherited lead: its descriptor was closed at the fork.
 			state.lead = nil
+			guard !state.isRetired else {
+				return (nil, true)
+			}
+
 			let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
 			guard descriptor >= 0 else {
 				return (nil, true)
@@ -254,7 +260,7 @@ final class HostRelayLeadership: Sendable {
 		return String(repeating: "0", count: max(0, digits - hex.count)) + hex
 	}
 
-	/// Gives up the lead: another process takes over at its next attempt.
+	/// Gives up the lead for good (the store is gone): another process takes over at its next attempt.
 	func resign() {
 		#if canImport(Glibc)
 		state.withLock { state in
@@ -265,6 +271,7 @@ final class HostRelayLeadership: Sendable {
 			}
 
 			state.lead = nil
+			state.isRetired = true
 		}
 		#endif
 	}
