@@ -97,10 +97,11 @@ struct SizeLimitTests {
 			}
 		}
 
-		// At the setter when the watcher saw the other process's write (the default budget refuses it), else at the flush, which then throws.
+		// At the setter when the watcher saw the other process's write (the default budget refuses it), else at a flush, after which
+		// `flush()` throws: this one (its diagnostic captured here), or the coalescing timer's (its diagnostic on the flush's own thread).
 		let kinds = reported.map(\.kind)
-		#expect(kinds == [.sizeBudgetExceeded] || kinds == [.fileSizeLimitExceeded], "\(reported)")
-		if kinds == [.fileSizeLimitExceeded] {
+		#expect(kinds == [.sizeBudgetExceeded] || kinds == [.fileSizeLimitExceeded] || kinds.isEmpty, "\(reported)")
+		if kinds != [.sizeBudgetExceeded] {
 			guard case .fileWouldBeTooLarge? = flushError else {
 				Issue.record("a flush whose change was refused returned \(String(describing: flushError))")
 				return
