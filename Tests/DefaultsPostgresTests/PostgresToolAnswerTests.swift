@@ -13,15 +13,7 @@ extension PostgresTests {
 
 		/// The server as libpq's variables name it, with `overrides`.
 		private func environment(_ overrides: [String: String] = [:]) -> [String: String] {
-			let server = ProcessInfo.processInfo.environment
-			return PostgresTestServer.childEnvironment(overriding: [
-				"PGHOST": server["DEFAULTS_PG_HOST"] ?? "",
-				"PGPORT": server["DEFAULTS_PG_PORT"] ?? "",
-				"PGUSER": server["DEFAULTS_PG_USER"] ?? "",
-				"PGPASSWORD": server["DEFAULTS_PG_PASSWORD"] ?? "",
-				"PGDATABASE": server["DEFAULTS_PG_DATABASE"] ?? "",
-				"PGSSLMODE": "disable",
-			].merging(overrides) { $1 })
+			PostgresTestServer.toolEnvironment(overriding: overrides)
 		}
 
 		/// Runs the tool; returns its result and how long it took.

@@ -12,15 +12,7 @@ extension PostgresTests {
 		let namespace = PostgresTestServer.uniqueNamespace("tool-json")
 
 		private func tool(_ arguments: [String]) throws -> ChildProcess.Result {
-			let server = ProcessInfo.processInfo.environment
-			return try ChildProcess.run("defaults", arguments, environment: PostgresTestServer.childEnvironment(overriding: [
-				"PGHOST": server["DEFAULTS_PG_HOST"] ?? "",
-				"PGPORT": server["DEFAULTS_PG_PORT"] ?? "",
-				"PGUSER": server["DEFAULTS_PG_USER"] ?? "",
-				"PGPASSWORD": server["DEFAULTS_PG_PASSWORD"] ?? "",
-				"PGDATABASE": server["DEFAULTS_PG_DATABASE"] ?? "",
-				"PGSSLMODE": "disable",
-			]))
+			try ChildProcess.run("defaults", arguments, environment: PostgresTestServer.toolEnvironment())
 		}
 
 		@Test("fleet read --json keeps data, dates and look-alike strings and dictionaries apart, as the library's JSON export tags them")

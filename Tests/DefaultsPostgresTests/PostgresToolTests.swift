@@ -14,15 +14,7 @@ extension PostgresTests {
 
 		/// The server as libpq's variables name it: how an operator's shell gives it to the tool.
 		private var toolEnvironment: [String: String] {
-			let server = ProcessInfo.processInfo.environment
-			return PostgresTestServer.childEnvironment(overriding: [
-				"PGHOST": server["DEFAULTS_PG_HOST"] ?? "",
-				"PGPORT": server["DEFAULTS_PG_PORT"] ?? "",
-				"PGUSER": server["DEFAULTS_PG_USER"] ?? "",
-				"PGPASSWORD": server["DEFAULTS_PG_PASSWORD"] ?? "",
-				"PGDATABASE": server["DEFAULTS_PG_DATABASE"] ?? "",
-				"PGSSLMODE": "disable",
-			])
+			PostgresTestServer.toolEnvironment()
 		}
 
 		private func tool(_ arguments: [String], environment: [String: String]? = nil) throws -> ChildProcess.Result {

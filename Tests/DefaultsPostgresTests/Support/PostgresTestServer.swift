@@ -82,6 +82,19 @@ enum PostgresTestServer {
 		return environment
 	}
 
+	/// The environment of the `defaults` tool run as an operator's shell gives it the server (libpq's variables), with `overrides`.
+	static func toolEnvironment(overriding overrides: [String: String] = [:]) -> [String: String] {
+		let server = ProcessInfo.processInfo.environment
+		return childEnvironment(overriding: [
+			"PGHOST": server["DEFAULTS_PG_HOST"] ?? "",
+			"PGPORT": server["DEFAULTS_PG_PORT"] ?? "",
+			"PGUSER": server["DEFAULTS_PG_USER"] ?? "",
+			"PGPASSWORD": server["DEFAULTS_PG_PASSWORD"] ?? "",
+			"PGDATABASE": server["DEFAULTS_PG_DATABASE"] ?? "",
+			"PGSSLMODE": "disable",
+		].merging(overrides) { $1 })
+	}
+
 	/// Runs `scripts/postgres COMMAND` (`restart`, `stop-server`, `start-server`) on the test cluster.
 	static func control(_ command: String) throws {
 		let result = try ChildProcess.run(path: environment["DEFAULTS_PG_CONTROL"]!, [command], environment: environment)
