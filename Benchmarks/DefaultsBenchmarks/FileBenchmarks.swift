@@ -22,7 +22,7 @@ func fileBenchmarks() throws -> [Row] {
 	for shape in shapes {
 		let foundationFile = try foundationEncode(shape.contents)
 		rows.append(compareMeasured("encode, \(shape.name)", rounds: shape.rounds, baselineName: "Foundation's encoder", target: shape.name.hasPrefix("10k") ? .fasterBy(10) : .fasterBy(100)) {
-			timed { consume(try! SuiteFileContents.encode(shape.contents, for: "benchmark")) }
+			timed { consume(try! PropertyListFileContents.encode(shape.contents, for: "benchmark")) }
 		} baseline: {
 			timed { consume(try! foundationEncode(shape.contents)) }
 		})
@@ -31,7 +31,7 @@ func fileBenchmarks() throws -> [Row] {
 		}
 
 		rows.append(compareMeasured("decode, \(shape.name)", rounds: shape.rounds, baselineName: "Foundation's reader", target: nil) {
-			timed { consume(SuiteFileContents.decode(foundationFile)) }
+			timed { consume(PropertyListFileContents.decode(foundationFile)) }
 		} baseline: {
 			timed { consume(PropertyListValue(try! PropertyListSerialization.propertyList(from: foundationFile, format: nil))) }
 		})
@@ -48,7 +48,7 @@ func fileBenchmarks() throws -> [Row] {
 private func flushRows(_ name: String, contents: [String: PropertyListValue], rounds: Int) throws -> [Row] {
 	let suiteName = "defaults-benchmarks.flush.\(UUID().uuidString)"
 	let file = suiteFile(named: suiteName)
-	try SuiteFileContents.encode(contents, for: file.path).write(to: file)
+	try PropertyListFileContents.encode(contents, for: file.path).write(to: file)
 	let suite = UserDefaults(suiteName: suiteName)!
 	let probe = Defaults.Key<Int>("probe", default: 0, suite: suite)
 	suite[probe] = -1

@@ -239,7 +239,7 @@ extension Defaults {
 		/// What the migrations changed, compared with `original`: each changed name's new value, `nil` when removed.
 		func changes(since original: [String: PropertyListValue]) -> [String: PropertyListValue?] {
 			var changes: [String: PropertyListValue?] = [:]
-			for name in SuiteFileContents.changedKeys(from: original.filter { !KeyName.isReserved($0.key) }, to: values) {
+			for name in PropertyListFileContents.changedKeys(from: original.filter { !KeyName.isReserved($0.key) }, to: values) {
 				changes[name] = .some(values[name])
 			}
 

@@ -199,9 +199,9 @@ package enum AdministratorFiles {
 			return [:]
 		}
 
-		let reading: SuiteFileContents.Reading
+		let reading: PropertyListFileContents.Reading
 		do {
-			reading = SuiteFileContents.decode(try POSIXFileSystem().readAll(descriptor, url: file))
+			reading = PropertyListFileContents.decode(try POSIXFileSystem().readAll(descriptor, url: file))
 		} catch .fileTooLarge(_, let size, let limit) {
 			reading = .tooLarge(size: size, limit: limit)
 		} catch {

@@ -18,7 +18,7 @@ that does not parse, a replacement written ahead of the lock) is its own.
 ```swift
 let fileSystem: any PreferencesFileSystem = POSIXFileSystem()
 try fileSystem.replacingContents(of: url) { file throws(Defaults.PersistenceError) in
-	guard case .contents(var contents) = SuiteFileContents.decode(try file.data()) else {
+	guard case .contents(var contents) = PropertyListFileContents.decode(try file.data()) else {
 		return
 	}
 
@@ -44,7 +44,7 @@ struct LockedReplace {
 	/// Replaces the file with `contents`, as a binary property list (a new file gets `newFileMode`); returns the version written.
 	@discardableResult
 	func replace(with contents: [String: PropertyListValue], newFileMode: mode_t = 0o600) throws(Defaults.PersistenceError) -> FileVersion {
-		let data = try SuiteFileContents.encode(contents, for: url.path)
+		let data = try PropertyListFileContents.encode(contents, for: url.path)
 		try fileSystem.replaceAtomically(url, with: data, newFileMode: newFileMode)
 		return FileVersion(identity: fileSystem.identity(of: url), contents: data)
 	}

@@ -94,7 +94,7 @@ package struct PreferencesFile: Sendable {
 	}
 
 	private func decode(_ data: Data?) throws(Defaults.PersistenceError) -> [String: PropertyListValue]? {
-		switch SuiteFileContents.decode(data) {
+		switch PropertyListFileContents.decode(data) {
 		case .missing:
 			nil
 		case .contents(let contents):

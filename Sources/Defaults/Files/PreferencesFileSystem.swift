@@ -77,10 +77,10 @@ extension PreferencesFileSystem {
 	}
 
 	/// The file decoded, and its bytes; a file too large to read is a reading of its own, to be set aside like an unreadable one.
-	func reading(_ url: URL) throws(Defaults.PersistenceError) -> (reading: SuiteFileContents.Reading, data: Data?) {
+	func reading(_ url: URL) throws(Defaults.PersistenceError) -> (reading: PropertyListFileContents.Reading, data: Data?) {
 		do {
 			let data = try read(url)
-			return (SuiteFileContents.decode(data), data)
+			return (PropertyListFileContents.decode(data), data)
 		} catch .fileTooLarge(_, let size, let limit) {
 			return (.tooLarge(size: size, limit: limit), nil)
 		}

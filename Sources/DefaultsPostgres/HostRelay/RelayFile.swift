@@ -43,7 +43,7 @@ enum RelayFile {
 			throw Failure(path: url.path, reason: "is not a regular file")
 		}
 
-		switch SuiteFileContents.decode(try POSIXFileSystem().readAll(descriptor, url: url)) {
+		switch PropertyListFileContents.decode(try POSIXFileSystem().readAll(descriptor, url: url)) {
 		case .missing:
 			return nil
 		case .contents(let contents):
@@ -59,7 +59,7 @@ enum RelayFile {
 	/// Replaces (or creates) the file with `contents`, private to the user; `isCurrent`, asked just before the rename, may cancel it.
 	static func write(_ contents: [String: PropertyListValue], to url: URL, if isCurrent: () -> Bool = { true }) throws {
 		#if canImport(Glibc)
-		let data = try SuiteFileContents.encode(contents, for: url.path)
+		let data = try PropertyListFileContents.encode(contents, for: url.path)
 		let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
 		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
 		guard descriptor >= 0 else {

@@ -43,7 +43,7 @@ enum SharedFile {
 	one private.
 	*/
 	static func create(_ url: URL, with contents: [String: PropertyListValue]) throws {
-		try POSIXFileSystem().replaceAtomically(url, with: SuiteFileContents.encode(contents, for: url.path), newFileMode: mode)
+		try POSIXFileSystem().replaceAtomically(url, with: PropertyListFileContents.encode(contents, for: url.path), newFileMode: mode)
 	}
 
 	private static func resolved(_ folder: URL) -> String {

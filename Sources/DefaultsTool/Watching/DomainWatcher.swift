@@ -42,7 +42,7 @@ final class DomainWatcher: FileChangeListener {
 
 		let changes = lastSeen.withLock { lastSeen in
 			defer { lastSeen = contents }
-			return SuiteFileContents.changedKeys(from: lastSeen, to: contents)
+			return PropertyListFileContents.changedKeys(from: lastSeen, to: contents)
 				.filter { key == nil || $0 == key }
 				.sorted()
 				.map { Change(key: $0, old: lastSeen[$0], new: contents[$0]) }

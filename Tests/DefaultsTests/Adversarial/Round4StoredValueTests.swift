@@ -16,7 +16,7 @@ struct Round4StoredValueTests {
 		// Compared into Bools first: a failed expectation would print the dates, and a NaN date's description traps.
 		let equal = nanDate() == nanDate()
 		let hashedAlike = Set([nanDate(), nanDate()]).count == 1
-		let unchanged = SuiteFileContents.changedKeys(from: ["x": nanDate()], to: ["x": nanDate()]).isEmpty
+		let unchanged = PropertyListFileContents.changedKeys(from: ["x": nanDate()], to: ["x": nanDate()]).isEmpty
 		let differsFromANumber = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: .nan)) != .date(Date(timeIntervalSinceReferenceDate: 0))
 		#expect(equal)
 		#expect(hashedAlike)

@@ -190,7 +190,7 @@ struct BinaryPropertyListTests {
 		#expect(BinaryPropertyListReader.decode(BinaryPropertyListWriter.encode(.dictionary(["deep": deepest]))) == .dictionary(["deep": deepest]))
 		let tooDeep = BinaryPropertyListWriter.encode(.dictionary(["deep": nested(BinaryPropertyListReader.maximumValueNesting + 1)]))
 		#expect(BinaryPropertyListReader.decode(tooDeep) == nil)
-		guard case .unreadable = SuiteFileContents.decode(tooDeep) else {
+		guard case .unreadable = PropertyListFileContents.decode(tooDeep) else {
 			Issue.record("a file nesting deeper than the reader goes was read")
 			return
 		}
@@ -211,7 +211,7 @@ struct BinaryPropertyListTests {
 		#expect(BinaryPropertyListReader.decode(xml) == nil)
 		#expect(BinaryPropertyListReader.decode(Data()) == nil)
 		#expect(BinaryPropertyListReader.decode(Data("bplist00".utf8)) == nil)
-		guard case .contents(let contents) = SuiteFileContents.decode(xml) else {
+		guard case .contents(let contents) = PropertyListFileContents.decode(xml) else {
 			Issue.record("an XML file did not read")
 			return
 		}

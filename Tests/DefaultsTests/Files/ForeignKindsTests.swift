@@ -42,7 +42,7 @@ struct ForeignKindsTests {
 		#expect(Self.fileHoldingASet.count == 53)
 		#expect(BinaryPropertyListReader.decode(Self.fileHoldingASet) == nil)
 		#expect(PropertyListValue.parse(Self.fileHoldingASet) == nil)
-		guard case .unreadable = SuiteFileContents.decode(Self.fileHoldingASet) else {
+		guard case .unreadable = PropertyListFileContents.decode(Self.fileHoldingASet) else {
 			Issue.record("a file holding a set was read")
 			return
 		}
@@ -56,7 +56,7 @@ struct ForeignKindsTests {
 			let data = Self.file(marker: UInt8(marker), payload: payload)
 			let decided = BinaryPropertyListReader.decode(data)
 			#expect(PropertyListValue.parse(data) == decided, "marker \(String(marker, radix: 16)) payload \(payload)")
-			if case .contents(let contents) = SuiteFileContents.decode(data) {
+			if case .contents(let contents) = PropertyListFileContents.decode(data) {
 				#expect(.dictionary(contents) == decided)
 			} else {
 				#expect(decided.map { if case .dictionary = $0 { false } else { true } } ?? true)
@@ -87,7 +87,7 @@ struct ForeignKindsTests {
 			let data = Data(bytes)
 			let decided = BinaryPropertyListReader.decode(data)
 			#expect(PropertyListValue.parse(data) == decided, "mutant \(index) of seed \(FuzzSettings.seed)")
-			if case .unreadable = SuiteFileContents.decode(data) {
+			if case .unreadable = PropertyListFileContents.decode(data) {
 				unreadable += 1
 			}
 		}

@@ -10,7 +10,7 @@ struct StoredNaNTests {
 		let nan: PropertyListValue = .dictionary(["a": .array([.double(.nan), .float(.nan)])])
 		#expect(nan == nan)
 		#expect(Set([nan, nan]).count == 1)
-		#expect(SuiteFileContents.changedKeys(from: ["x": nan], to: ["x": nan]).isEmpty)
+		#expect(PropertyListFileContents.changedKeys(from: ["x": nan], to: ["x": nan]).isEmpty)
 		#expect(PropertyListValue.double(.nan) != .double(0))
 		#expect(PropertyListValue.double(-0.0) == .double(0.0))
 	}

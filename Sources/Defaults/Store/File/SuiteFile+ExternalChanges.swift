@@ -28,7 +28,7 @@ extension SuiteFile {
 		}
 
 		let external = state.withLock { state in
-			state.changedSinceBaseline.formUnion(SuiteFileContents.changedKeys(from: state.lastKnown, to: contents))
+			state.changedSinceBaseline.formUnion(PropertyListFileContents.changedKeys(from: state.lastKnown, to: contents))
 			let external = externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.flush.pending.keys))
 			state.lastKnown = contents
 			state.lastKnownVersion = FileVersion(identity: identity, contents: data)
@@ -58,7 +58,7 @@ extension SuiteFile {
 			return nil
 		}
 
-		switch SuiteFileContents.decode(data) {
+		switch PropertyListFileContents.decode(data) {
 		case .missing:
 			return identity == nil ? ([:], nil) : nil
 		case .contents(let contents):
@@ -74,7 +74,7 @@ extension SuiteFile {
 		to new: [String: PropertyListValue],
 		excluding pending: Set<String>
 	) -> [String: PropertyListValue?] {
-		externalChanges(SuiteFileContents.changedKeys(from: old, to: new).subtracting(pending), in: new)
+		externalChanges(PropertyListFileContents.changedKeys(from: old, to: new).subtracting(pending), in: new)
 	}
 
 	/// The new values of `names` in `new` (`nil`: removed).

@@ -60,11 +60,11 @@ extension SuiteFile {
 			data = try file.data()
 		}
 
-		guard case .contents(var contents) = SuiteFileContents.decode(data) else {
+		guard case .contents(var contents) = PropertyListFileContents.decode(data) else {
 			return (nil, writtenVersion, [])
 		}
 
-		let reverted = SuiteFileContents.changedKeys(from: writtenContents, to: contents).intersection(writtenByTheLibrary).sorted()
+		let reverted = PropertyListFileContents.changedKeys(from: writtenContents, to: contents).intersection(writtenByTheLibrary).sorted()
 		guard !reverted.isEmpty else {
 			return (contents, FileVersion(identity: identity, contents: data), [])
 		}

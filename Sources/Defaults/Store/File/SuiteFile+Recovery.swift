@@ -75,7 +75,7 @@ extension SuiteFile {
 	*/
 	func readSettled(
 		_ identity: FileIdentity?
-	) throws(Defaults.PersistenceError) -> (reading: SuiteFileContents.Reading, data: Data?, identity: FileIdentity?) {
+	) throws(Defaults.PersistenceError) -> (reading: PropertyListFileContents.Reading, data: Data?, identity: FileIdentity?) {
 		var (reading, data) = try fileSystem.reading(url)
 		var identity = identity
 		let deadline = ContinuousClock.now + PersistenceSettings.settleLimit
@@ -110,7 +110,7 @@ extension SuiteFile {
 	diagnostic is returned, to be reported once the locks are released.
 	*/
 	func recoverFromUnreadableFile(
-		_ reading: SuiteFileContents.Reading
+		_ reading: PropertyListFileContents.Reading
 	) throws(Defaults.PersistenceError) -> (contents: [String: PropertyListValue], diagnostic: Defaults.Diagnostic) {
 		var message = "the file \(url.path) \(reading.problem ?? "")"
 		if reading.mustBeSetAside {

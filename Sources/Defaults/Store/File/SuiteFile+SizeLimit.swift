@@ -43,9 +43,9 @@ extension SuiteFile {
 		diagnostics: inout [Defaults.Diagnostic]
 	) -> (names: [String], error: Defaults.PersistenceError)? {
 		let budget = state.withLock { $0.size.budget }
-		let size = SuiteFileContents.encodedSize(contents)
+		let size = PropertyListFileContents.encodedSize(contents)
 		let hardLimit = FileLimits.maximumFileSize
-		guard size > hardLimit || (size > Int64(budget.perSuite) && size > SuiteFileContents.encodedSize(onDisk)) else {
+		guard size > hardLimit || (size > Int64(budget.perSuite) && size > PropertyListFileContents.encodedSize(onDisk)) else {
 			return nil
 		}
 
@@ -59,8 +59,8 @@ extension SuiteFile {
 		}
 
 		// Entry sizes do not add up exactly (reference widths grow with the file): if what is left still passes, nothing of this flush goes.
-		let rest = SuiteFileContents.encodedSize(contents)
-		if rest > hardLimit || (rest > Int64(budget.perSuite) && rest > SuiteFileContents.encodedSize(onDisk)) {
+		let rest = PropertyListFileContents.encodedSize(contents)
+		if rest > hardLimit || (rest > Int64(budget.perSuite) && rest > PropertyListFileContents.encodedSize(onDisk)) {
 			let others = pending.map(\.name).filter { contents[$0] != onDisk[$0] }
 			for name in others {
 				contents[name] = onDisk[name]

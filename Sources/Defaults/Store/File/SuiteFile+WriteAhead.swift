@@ -44,7 +44,7 @@ extension SuiteFile {
 			version = version.confirmed(at: lookedAt)
 		} else {
 			// The identity is taken before the bytes are read: a file replaced in between is seen as changed under the lock.
-			guard let data = try? fileSystem.read(url), case .contents(let current) = SuiteFileContents.decode(data) else {
+			guard let data = try? fileSystem.read(url), case .contents(let current) = PropertyListFileContents.decode(data) else {
 				return nil
 			}
 
@@ -63,8 +63,8 @@ extension SuiteFile {
 		if pending.contains(where: { base.contents[$0.name] != $0.change.value }) {
 			let budget = Int64(state.withLock { $0.size.budget.perSuite })
 			guard
-				let data = try? SuiteFileContents.encode(contents, for: url.path),
-				Int64(data.count) <= budget || Int64(data.count) <= SuiteFileContents.encodedSize(base.contents),
+				let data = try? PropertyListFileContents.encode(contents, for: url.path),
+				Int64(data.count) <= budget || Int64(data.count) <= PropertyListFileContents.encodedSize(base.contents),
 				let prepared = try? fileSystem.prepareReplacement(of: url, with: data)
 			else {
 				return nil

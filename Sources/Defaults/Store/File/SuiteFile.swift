@@ -380,7 +380,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 
 			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
 			// The file lock is held: nobody changed what this process last saw of the file since `lastLooked` was read.
-			let changedByOthers = isOnDiskLastLooked ? [] : SuiteFileContents.changedKeys(from: lastLooked, to: onDisk)
+			let changedByOthers = isOnDiskLastLooked ? [] : PropertyListFileContents.changedKeys(from: lastLooked, to: onDisk)
 			var writeDuration: Duration?
 			var final = contents
 			var isChangedByFoundation = false

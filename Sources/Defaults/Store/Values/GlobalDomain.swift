@@ -101,7 +101,7 @@ final class GlobalDomain: FileChangeListener, Sendable {
 			return ([:], nil)
 		}
 
-		let reading: SuiteFileContents.Reading
+		let reading: PropertyListFileContents.Reading
 		do {
 			reading = try POSIXFileSystem().reading(fileURL).reading
 		} catch {

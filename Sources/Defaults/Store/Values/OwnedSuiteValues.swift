@@ -141,8 +141,8 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func replaceAdministrator(forced newForced: [String: PropertyListValue], systemWide newSystemWide: [String: PropertyListValue]) -> [String: AppliedChange] {
 		lock.lock()
 		defer { lock.unlock() }
-		let names = SuiteFileContents.changedKeys(from: forced.compactMapValues(PropertyListValue.init), to: newForced)
-			.union(SuiteFileContents.changedKeys(from: systemWide.compactMapValues(PropertyListValue.init), to: newSystemWide))
+		let names = PropertyListFileContents.changedKeys(from: forced.compactMapValues(PropertyListValue.init), to: newForced)
+			.union(PropertyListFileContents.changedKeys(from: systemWide.compactMapValues(PropertyListValue.init), to: newSystemWide))
 		forced = newForced.mapValues(\.object)
 		systemWide = newSystemWide.mapValues(\.object)
 		var changes: [String: AppliedChange] = [:]
@@ -161,7 +161,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		let objects = values.mapValues(\.object)
 		lock.lock()
 		defer { lock.unlock() }
-		let changed = SuiteFileContents.changedKeys(from: global.compactMapValues(PropertyListValue.init), to: values)
+		let changed = PropertyListFileContents.changedKeys(from: global.compactMapValues(PropertyListValue.init), to: values)
 		global = objects
 		var changes: [String: AppliedChange] = [:]
 		for name in changed {

@@ -85,7 +85,7 @@ private final class BigSuite {
 			contents["setting\(index)"] = .integer(index)
 		}
 
-		try SuiteFileContents.encode(contents, for: "test").write(to: TestEnvironment.fileURL(ofSuite: name))
+		try PropertyListFileContents.encode(contents, for: "test").write(to: TestEnvironment.fileURL(ofSuite: name))
 	}
 
 	deinit {
@@ -100,7 +100,7 @@ private final class BigSuite {
 	/// The file's values, read with the library's reader.
 	func contents() throws -> [String: PropertyListValue] {
 		let data = FileManager.default.contents(atPath: TestEnvironment.fileURL(ofSuite: name).path)
-		guard case .contents(let contents) = SuiteFileContents.decode(data) else {
+		guard case .contents(let contents) = PropertyListFileContents.decode(data) else {
 			throw CocoaError(.fileReadCorruptFile)
 		}
 

@@ -149,7 +149,7 @@ struct SizeBudgetTests {
 			contents[name] = value
 			tally.set(name, to: value)
 			measured.apply(prospect, to: name)
-			#expect(tally.size == SuiteFileContents.encodedSize(contents))
+			#expect(tally.size == PropertyListFileContents.encodedSize(contents))
 			#expect(prospect.size == tally.size && measured.size == tally.size)
 		}
 		#expect(SuiteSizeTally(contents).entries.map(\.bytes) == tally.entries.map(\.bytes))

@@ -1,9 +1,11 @@
 import Foundation
 
-/// What a suite file holds, and how it is written: a binary property list,
-/// which keeps `Date` sub-second precision and `Float` values that Foundation's
-/// XML writer loses, and which Foundation reads back.
-package enum SuiteFileContents {
+/// What any property-list file the library reads or writes holds (a suite's
+/// file, an administrator's, the global domain, sync's and the relay's files),
+/// and how it is written: a binary property list, which keeps `Date`
+/// sub-second precision and `Float` values that Foundation's XML writer loses,
+/// and which Foundation reads back.
+package enum PropertyListFileContents {
 	package enum Reading {
 		case missing
 		case contents([String: PropertyListValue])
