@@ -11,9 +11,11 @@ other's), replaces the file atomically as a binary property list (one
 last look to the suite's values, telling their observers once every lock is
 released.
 
-This file holds the I/O. When to flush is ``FlushPolicy``'s decision; what
-the flush does around the replace has files of its own: the write prepared
-ahead of the lock (`SuiteFile+WriteAhead`), the size limit
+This file holds the flush's entry points. When to flush is ``FlushPolicy``'s
+decision; the write under the lock (`SuiteFile+Write`) reads the file, merges
+(``SuiteFileMerge``, no I/O), replaces and records; what the flush does
+around the replace has files of its own: the write prepared ahead of the lock
+(`SuiteFile+WriteAhead`), the size limit
 (`SuiteFile+SizeLimit`), files that do not read (`SuiteFile+Recovery`),
 Foundation's copy of the suite (`SuiteFile+Foundation`) and what other
 processes wrote (`SuiteFile+ExternalChanges`).
@@ -296,150 +298,6 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		_ body: () throws(Defaults.PersistenceError) -> Result
 	) throws(Defaults.PersistenceError) -> Result {
 		try fileSystem.withExclusiveLock(for: SideFileNames.migrationLockTarget(of: url), waitingUntil: deadline, body)
-	}
-
-	/**
-	Applies the pending changes to the file, with what `commit` decides, in
-	one ``LockedReplace``; returns the keys other processes changed
-	meanwhile, the committed changes and what to report.
-	*/
-	private func writePending(waitingUntil deadline: ContinuousClock.Instant, committing commit: CommitDecision?) throws(Defaults.PersistenceError) -> Outcome {
-		// A copy made under the lock: the dictionary's storage is never shared with a thread that records meanwhile.
-		let pending = state.withLock { $0.flush.changesToWrite }
-		guard !pending.isEmpty || commit != nil else {
-			// Nothing to write: a flush still brings in what others wrote (raw `synchronize()` in this process among them).
-			return changesSinceLastLook()
-		}
-
-		// Other processes wait for the lock while it is held: the new file is encoded, written and synced before.
-		let ahead = commit == nil ? writeAhead(applying: pending) : nil
-		var isAheadRenamed = false
-		defer {
-			if let replacement = ahead?.replacement, !isAheadRenamed {
-				fileSystem.discardReplacement(replacement)
-			}
-		}
-
-		return try fileSystem.replacingContents(of: url, waitingUntil: deadline) { file throws(Defaults.PersistenceError) in
-			var outcome = Outcome()
-			var onDisk: [String: PropertyListValue]
-			var mustRewrite = false
-			let identity = file.identity
-			let (changedSinceBaseline, foundationMayPredateTheFile, lastLooked) = state.withLock { ($0.changedSinceBaseline, $0.foundationMayPredateTheFile, $0.lastKnown) }
-			let (lastKnown, lastKnownVersion) = ahead?.base ?? state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
-			var version = lastKnownVersion
-			var isAsWrittenAhead = false
-			var isOnDiskLastLooked = false
-			if identity != nil, try lastKnownVersion.isCurrent(identity, contents: file.data) {
-				// Nobody wrote the file since this process last read or wrote it (or, for a write ahead, since it was read for it).
-				onDisk = lastKnown
-				isAsWrittenAhead = ahead != nil
-				isOnDiskLastLooked = ahead?.isBaseLastKnown ?? true
-			} else {
-				let (reading, data, settledIdentity) = try readSettled(identity)
-				version = FileVersion(identity: settledIdentity, contents: data)
-				switch reading {
-				case .missing:
-					onDisk = [:]
-				case .contents(let contents):
-					onDisk = contents
-				case .unreadable, .tooLarge:
-					let recovered = try recoverFromUnreadableFile(reading)
-					onDisk = recovered.contents
-					outcome.diagnostics.append(recovered.diagnostic)
-					mustRewrite = true
-				}
-			}
-
-			var contents = onDisk
-			if isAsWrittenAhead, let ahead {
-				contents = ahead.contents
-			} else {
-				for (name, change) in pending {
-					contents[name] = change.value
-				}
-			}
-
-			if let commit {
-				let before = contents
-				outcome.committed = commit(contents)
-				for (name, value) in outcome.committed {
-					contents[name] = value
-				}
-
-				// All or nothing: a commit that would pass the budget writes none of its changes.
-				if !outcome.committed.isEmpty, let violation = state.withLock({ $0.size }).violation(ofCommitting: Set(outcome.committed.keys), giving: contents, sizeBefore: SuiteSizeTally(before).size) {
-					throw violation.persistenceError(path: url.path)
-				}
-			}
-
-			// A write ahead fits (it is prepared only within the limits, over the file as it still is); a commit's result is checked as a whole above.
-			if commit == nil, !isAsWrittenAhead {
-				outcome.refused = refuseGrowthPastLimits(pending, contents: &contents, onDisk: onDisk, diagnostics: &outcome.diagnostics)
-			}
-
-			let written = Set(pending.map(\.name)).union(outcome.committed.keys)
-			// The file lock is held: nobody changed what this process last saw of the file since `lastLooked` was read.
-			let changedByOthers = isOnDiskLastLooked ? [] : PropertyListFileContents.changedKeys(from: lastLooked, to: onDisk)
-			var writeDuration: Duration?
-			var final = contents
-			var isChangedByFoundation = false
-			var didWrite = false
-			// Only the written names can differ from the file: comparing them spares a walk of the whole suite.
-			if isAsWrittenAhead ? ahead?.replacement != nil : mustRewrite || written.contains(where: { contents[$0] != onDisk[$0] }) {
-				let start = DispatchTime.now()
-				if isAsWrittenAhead, let ahead, let replacement = ahead.replacement {
-					version = try file.replace(with: replacement, digest: ahead.digest)
-					isAheadRenamed = true
-				} else {
-					version = try file.replace(with: contents)
-				}
-
-				writeDuration = .nanoseconds(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + (ahead?.nanoseconds ?? 0))
-				// What the file gained since Foundation last read it: this flush's changes, and others' (seen before, or now).
-				// Before this process's first write, Foundation's copy may predate every value of the file.
-				let inStep = try keepFoundationInStep(
-					file,
-					written: version,
-					contents: contents,
-					writtenByTheLibrary: foundationMayPredateTheFile
-						? Set(contents.keys).union(written)
-						: written.union(changedSinceBaseline).union(changedByOthers)
-				)
-				didWrite = true
-				isChangedByFoundation = inStep.contents != nil
-				final = inStep.contents ?? contents
-				version = inStep.version
-				outcome.diagnostics += inStep.diagnostics
-			}
-
-			outcome.external = state.withLock { state in
-				state.flush.wrote(pending, taking: writeDuration)
-
-				var external = externalChanges(changedByOthers.subtracting(written), in: onDisk)
-				if isChangedByFoundation {
-					external.merge(externalChanges(from: contents, to: final, excluding: written)) { _, later in later }
-				}
-				for name in outcome.refused?.names ?? [] {
-					// Back to the file's value, once no newer write of this process is pending.
-					external[name] = .some(final[name])
-				}
-				state.lastKnown = final
-				state.lastKnownVersion = version
-				if didWrite {
-					state.foundationMayPredateTheFile = false
-					state.changedSinceBaseline = []
-				} else {
-					state.changedSinceBaseline.formUnion(changedByOthers)
-				}
-				// Written or found: what the file holds now, unless a newer write of this process is pending (the size counts that one).
-				for (name, value) in external.merging(outcome.committed, uniquingKeysWith: { _, committed in committed }) where state.flush.pending[name] == nil {
-					state.size.record(name, value)
-				}
-				return external
-			}
-			return outcome
-		}
 	}
 
 	/**
