@@ -10,10 +10,6 @@ struct FleetReadingOptions: ParsableArguments {
 
 	/// The remote, opened once the key (when given) is one the library accepts.
 	func open(usage: String) throws -> FleetRemote {
-		if let key {
-			try FleetPublication.validate(key: key)
-		}
-
-		return try remote.open(usage: usage)
+		try remote.open(usage: usage, key: key)
 	}
 }

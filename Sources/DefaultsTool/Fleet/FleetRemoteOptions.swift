@@ -4,6 +4,9 @@ import Foundation
 
 /// Chooses the fleet's remote: a shared folder (`--folder`) or a PostgreSQL namespace (`--postgres`, `--namespace`).
 struct FleetRemoteOptions: ParsableArguments {
+	/// How every fleet verb's usage line spells these options.
+	static let usage = "(--folder <path> | --postgres --namespace <name>)"
+
 	@Option(name: .long, help: ArgumentHelp("The shared folder the fleet syncs through (Defaults.SharedFolderRemoteStore).", valueName: "path"), completion: .directory)
 	var folder: String?
 
@@ -59,8 +62,16 @@ struct FleetRemoteOptions: ParsableArguments {
 		device ?? "defaults-tool@\(ProcessInfo.processInfo.hostName)"
 	}
 
-	/// Opens the remote the options name (`forWriting`: see ``FleetRemote/init(_:device:forWriting:)``).
-	func open(usage: String, forWriting: Bool = false) throws -> FleetRemote {
-		try FleetRemote(location(usage: usage), device: signature, forWriting: forWriting)
+	/**
+	Opens the remote the options name (`forWriting`: see
+	``FleetRemote/init(_:device:forWriting:)``), once `key`, when there is one,
+	is a name the library accepts: a refused key opens nothing.
+	*/
+	func open(usage: String, key: String? = nil, forWriting: Bool = false) throws -> FleetRemote {
+		if let key {
+			try FleetPublication.validate(key: key)
+		}
+
+		return try FleetRemote(location(usage: usage), device: signature, forWriting: forWriting)
 	}
 }

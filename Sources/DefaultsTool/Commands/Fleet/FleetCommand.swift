@@ -7,7 +7,7 @@ command line. A Linux addition: macOS's `defaults` has no such verbs, and the
 other commands keep its behaviour for local domains.
 */
 struct FleetCommand: ParsableCommand {
-	static let usage = "defaults fleet read|write|delete|watch (--folder <path> | --postgres --namespace <name>) ..."
+	static let usage = "defaults fleet read|write|delete|watch \(FleetRemoteOptions.usage) ..."
 
 	static let configuration = CommandConfiguration(
 		commandName: "fleet",

@@ -1,25 +1,21 @@
 import ArgumentParser
 import Defaults
 
-struct FleetReadCommand: ParsableCommand {
-	static let usage = "defaults fleet read (--folder <path> | --postgres --namespace <name>) [<key>] [--json]"
-
-	static let configuration = CommandConfiguration(
-		commandName: "read",
-		abstract: "Print every setting of the fleet's remote (or one key), with who changed it and when.",
-		usage: usage,
-		discussion: """
-			One line per key, sorted: the value as 'defaults read' prints it, then the time of \
-			the change (ISO 8601, UTC) and the device that made it; a deleted key shows as \
-			'(deleted)' until a process or the tool writes it again.
-			  greeting = hello  [2026-11-22T08:30:00.123Z by web-1#4f2a]
-			  maintenanceMode (deleted)  [2026-11-22T08:31:02.000Z by defaults-tool@ops-1]
-			With --json: an object of the keys, each {"value", "deleted", "device", "time", \
-			"milliseconds", "counter"} ("value" absent when deleted); with a key, that object alone. \
-			"value" is in the form of the library's JSON export: data is {"$data": "<base64>"}, a \
-			date {"$date": "<ISO 8601>"}, so a date or data never reads as a string.
-			"""
-	)
+struct FleetReadCommand: FleetVerb {
+	static let verb = "read"
+	static let operands = "[<key>] [--json]"
+	static let abstract = "Print every setting of the fleet's remote (or one key), with who changed it and when."
+	static let discussion = """
+		One line per key, sorted: the value as 'defaults read' prints it, then the time of \
+		the change (ISO 8601, UTC) and the device that made it; a deleted key shows as \
+		'(deleted)' until a process or the tool writes it again.
+		  greeting = hello  [2026-11-22T08:30:00.123Z by web-1#4f2a]
+		  maintenanceMode (deleted)  [2026-11-22T08:31:02.000Z by defaults-tool@ops-1]
+		With --json: an object of the keys, each {"value", "deleted", "device", "time", \
+		"milliseconds", "counter"} ("value" absent when deleted); with a key, that object alone. \
+		"value" is in the form of the library's JSON export: data is {"$data": "<base64>"}, a \
+		date {"$date": "<ISO 8601>"}, so a date or data never reads as a string.
+		"""
 
 	@OptionGroup var options: FleetReadingOptions
 

@@ -2,23 +2,19 @@ import ArgumentParser
 import Defaults
 import Foundation
 
-struct FleetWatchCommand: ParsableCommand {
-	static let usage = "defaults fleet watch (--folder <path> | --postgres --namespace <name>) [<key>] [--json]"
-
-	static let configuration = CommandConfiguration(
-		commandName: "watch",
-		abstract: "Print every change to the fleet's settings (or one key) as it reaches the remote, until interrupted.",
-		usage: usage,
-		discussion: """
-			Each change is one line, written as it arrives: the time it was seen, the key, the \
-			old and new values ((absent) when there was none, (deleted) for a deletion), and when \
-			and by which device the change was made.
-			  08:30:00.125 theme: light -> dark  [2026-11-22T08:30:00.123Z by web-1#4f2a]
-			With --json, each line is a JSON object with "time", "key", "old" and "new" (each \
-			{"value", "deleted", "device", "time", ...} as 'fleet read --json' prints an entry, \
-			absent when there was none).
-			"""
-	)
+struct FleetWatchCommand: FleetVerb {
+	static let verb = "watch"
+	static let operands = "[<key>] [--json]"
+	static let abstract = "Print every change to the fleet's settings (or one key) as it reaches the remote, until interrupted."
+	static let discussion = """
+		Each change is one line, written as it arrives: the time it was seen, the key, the \
+		old and new values ((absent) when there was none, (deleted) for a deletion), and when \
+		and by which device the change was made.
+		  08:30:00.125 theme: light -> dark  [2026-11-22T08:30:00.123Z by web-1#4f2a]
+		With --json, each line is a JSON object with "time", "key", "old" and "new" (each \
+		{"value", "deleted", "device", "time", ...} as 'fleet read --json' prints an entry, \
+		absent when there was none).
+		"""
 
 	@OptionGroup var options: FleetReadingOptions
 

@@ -1,24 +1,20 @@
 import ArgumentParser
 import Defaults
 
-struct FleetWriteCommand: ParsableCommand {
-	static let usage = "defaults fleet write (--folder <path> | --postgres --namespace <name>) <key> [-<type>] <value>..."
-
-	static let configuration = CommandConfiguration(
-		commandName: "write",
-		abstract: "Change a setting for the whole fleet, as a write from one of its processes would.",
-		usage: usage,
-		discussion: """
-			The value is given as to 'defaults write' (types: \(ValueParser.flagSummary)); \
-			-array-add and -dict-add extend the fleet's current value. The change is stamped \
-			after every change the remote holds, published, and read back. Refused with one line, \
-			nothing written: a key name the library refuses, a value over the remote's limits or \
-			over --value-budget, a remote that holds a newer change of the key once published \
-			(another device wrote meanwhile).
-			  defaults fleet write --folder ~/Sync/preferences theme dark
-			  defaults fleet write --postgres --namespace billing limits -dict requests -int 100
-			"""
-	)
+struct FleetWriteCommand: FleetVerb {
+	static let verb = "write"
+	static let operands = "<key> [-<type>] <value>..."
+	static let abstract = "Change a setting for the whole fleet, as a write from one of its processes would."
+	static let discussion = """
+		The value is given as to 'defaults write' (types: \(ValueParser.flagSummary)); \
+		-array-add and -dict-add extend the fleet's current value. The change is stamped \
+		after every change the remote holds, published, and read back. Refused with one line, \
+		nothing written: a key name the library refuses, a value over the remote's limits or \
+		over --value-budget, a remote that holds a newer change of the key once published \
+		(another device wrote meanwhile).
+		  defaults fleet write --folder ~/Sync/preferences theme dark
+		  defaults fleet write --postgres --namespace billing limits -dict requests -int 100
+		"""
 
 	@OptionGroup var remote: FleetRemoteOptions
 
