@@ -3,9 +3,9 @@ import Foundation
 import Testing
 @testable import Defaults
 
-/// Round 4, adversarial: stored values that compare oddly.
-@Suite("Round 4: stored values compare as stored")
-struct Round4StoredValueTests {
+/// Stored dates that compare oddly: a NaN date is a value like any other, equal to itself.
+@Suite("A stored NaN date equals itself")
+struct StoredNaNDateTests {
 	/// A date is a real number of seconds: a NaN one (a binary property list holds any double) must equal itself too.
 	@Test func aStoredNaNDateEqualsItself() {
 		// Two trees built apart: an array or dictionary compared with itself short-cuts to equal by identity.

@@ -5,15 +5,15 @@ import Testing
 @testable import Defaults
 
 /**
-Size budgets, as reviews attacked them: budgets that cannot be computed, a
+Size budgets at their edges: budgets that cannot be computed, a
 budget lowered under values already stored, a pull the budget refuses; and
 commits (imports, migrations, issue 38 item 11): a suite without a file
 checks a commit as a whole and then applies it key by key, so a write from
 another thread in between must be measured with all of it, and a commit that
 crosses the warning size reports it once, as a write does.
 */
-@Suite("Size budgets under review")
-struct SizeBudgetReviewTests {
+@Suite("Size budgets at their edges")
+struct SizeBudgetEdgeCaseTests {
 	@Test("a budget of any size or fraction never traps", arguments: [Double.nan, .infinity, -1, 1, 0.8])
 	func anyBudgetIsSafe(_ fraction: Double) throws {
 		let suite = TestSuite()

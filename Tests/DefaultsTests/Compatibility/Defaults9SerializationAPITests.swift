@@ -5,7 +5,7 @@ import Testing
 
 /// Code written for Defaults 9 against API this library once lacked.
 @Suite("Defaults 9 API: _DefaultsOptionalProtocol and AnySerializable.set(_:type:)")
-struct Defaults9APIGapTests {
+struct Defaults9SerializationAPITests {
 	@Test func genericCodeCanConstrainToOptionalValues() {
 		let suite = TestSuite()
 		let optional = Defaults.Key<String?>(suite.keyName(), suite: suite.defaults)
