@@ -7,7 +7,7 @@ its lock, its unreadable asides, and the same for its sync ledger
 longest of them fits in a file name (`NAME_MAX`, 255 bytes), or every write
 of the suite would fail.
 */
-enum SideFileNames {
+package enum SideFileNames {
 	static let maximumFileNameBytes = 255
 
 	static func lock(of fileName: String) -> String {
@@ -33,8 +33,8 @@ enum SideFileNames {
 		path.hasSuffix(".\(migrationExtension).lock")
 	}
 
-	/// What a sync ledger's domain adds to its suite's name.
-	static let ledgerSuffix = ".defaults-sync"
+	/// What a sync ledger's domain adds to its suite's name: the one place it is spelled (the ledger, the tool and the name-length check use it).
+	package static let ledgerSuffix = ".defaults-sync"
 
 	/// The length in bytes of the longest name derived from the suite `name`, each number in it at its widest; a ledger has no ledger of its own.
 	static func longestDerivedName(ofSuite name: String) -> Int {

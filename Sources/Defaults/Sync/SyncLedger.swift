@@ -20,7 +20,7 @@ final class SyncLedger: Sendable {
 		if case .inMemory = suite.identity {
 			file = nil
 		} else {
-			file = (try? suite.identity.domainName()).flatMap { try? PreferencesFile(domain: "\($0).defaults-sync") }
+			file = (try? suite.identity.domainName()).flatMap { try? PreferencesFile(domain: $0 + SideFileNames.ledgerSuffix) }
 		}
 
 		let stored = (try? file?.read()) ?? nil

@@ -9,7 +9,7 @@ listed among the domains, as on macOS), and the lock, temporary and
 moved-aside files that `PreferencesFile.domainNames()` already leaves out.
 */
 enum DomainFolder {
-	private static let internalSuffixes = [".defaults-sync", ".defaults-journal"]
+	private static let internalSuffixes = [SideFileNames.ledgerSuffix, ".defaults-journal"]
 
 	/// The user's domains, sorted.
 	static func domainNames() throws -> [String] {
@@ -18,7 +18,7 @@ enum DomainFolder {
 
 	/// The library's files that belong to `domain` and go when it is deleted.
 	static func companionDomains(of domain: String) -> [String] {
-		["\(domain).defaults-sync"]
+		[domain + SideFileNames.ledgerSuffix]
 	}
 
 	private static func isInternal(_ name: String) -> Bool {
