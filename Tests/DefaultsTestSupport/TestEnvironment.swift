@@ -17,11 +17,10 @@ public enum TestEnvironment {
 
 		let folder = URL(fileURLWithPath: launchValue, isDirectory: true)
 		try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-		PreferencesLocation.folderOverride.withLock { $0 = folder }
 		// The administrator's folder too: never the machine's /etc/xdg.
 		let system = folder.appendingPathComponent("xdg-system", isDirectory: true)
 		try? FileManager.default.createDirectory(at: system.appendingPathComponent(AdministratorFiles.forcedFolderName), withIntermediateDirectories: true)
-		AdministratorFiles.foldersOverride.withLock { $0 = [system] }
+		DefaultsSystem.overrideFolders(preferences: folder, administrators: [system])
 		return folder
 	}()
 

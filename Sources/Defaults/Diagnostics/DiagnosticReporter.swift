@@ -31,8 +31,6 @@ package enum DiagnosticReporter {
 
 	private static let claims = Locked<[Claim]>([])
 
-	private static let handler = Locked<(@Sendable (Defaults.Diagnostic) -> Void)?>(nil)
-
 	static func report(_ diagnostic: Defaults.Diagnostic) {
 		if let capture {
 			capture.append(diagnostic)
@@ -44,7 +42,7 @@ package enum DiagnosticReporter {
 			return
 		}
 
-		if let installed = handler.withLock({ $0 }) {
+		if let installed = DefaultsSystem.diagnosticHandler.withLock({ $0 }) {
 			installed(diagnostic)
 			return
 		}
@@ -71,7 +69,7 @@ package enum DiagnosticReporter {
 	}
 
 	static func install(_ newHandler: (@Sendable (Defaults.Diagnostic) -> Void)?) {
-		handler.withLock { $0 = newHandler }
+		DefaultsSystem.diagnosticHandler.withLock { $0 = newHandler }
 	}
 
 	/// Runs `body`, returning its result and every diagnostic it reported.

@@ -42,12 +42,9 @@ package enum AdministratorFiles {
 		package var ignored: [URL: String] = [:]
 	}
 
-	/// Replaces `$XDG_CONFIG_DIRS` for this process; the library's own tests use it.
-	package static let foldersOverride = Locked<[URL]?>(nil)
-
 	/// The system configuration folders, most important first, as the process started with them.
 	package static var folders: [URL] {
-		foldersOverride.withLock { $0 } ?? folders(environment: PreferencesLocation.launchEnvironment)
+		DefaultsSystem.administratorFoldersOverride.withLock { $0 } ?? folders(environment: PreferencesLocation.launchEnvironment)
 	}
 
 	static func folders(environment: [String: String]) -> [URL] {

@@ -16,9 +16,6 @@ extension POSIXFileSystem {
 	/// Temporaries older than this are removed even when a process with the writer's id runs: the id was reused.
 	static let abandonedTemporaryAge: TimeInterval = 60
 
-	/// The files whose temporaries were already looked for in this process; once is enough, new leftovers need a crash.
-	private static let cleanedFiles = Locked<Set<String>>([])
-
 	/**
 	Deletes the temporary files of `url` left by a writer killed between
 	creating and renaming them, once per file and process.
@@ -32,7 +29,7 @@ extension POSIXFileSystem {
 	package func removeAbandonedTemporaries(of url: URL) {
 		// Temporaries are made beside the file written: the link's target, for a linked suite file.
 		let url = (try? SymbolicLink.target(of: url)) ?? url
-		guard Self.cleanedFiles.withLock({ $0.insert(url.path).inserted }) else {
+		guard DefaultsSystem.cleanedFiles.withLock({ $0.insert(url.path).inserted }) else {
 			return
 		}
 

@@ -13,9 +13,6 @@ the folder are refused, and so are a missing `HOME` (Foundation would write to
 directory), just as a relative `XDG_CONFIG_HOME` is not used.
 */
 package enum PreferencesLocation {
-	/// Replaces the folder for this process; the library's own tests use it to stay out of `~/.config`.
-	package static let folderOverride = Locked<URL?>(nil)
-
 	/// The environment the process started with, which is what Foundation's preferences use.
 	static let launchEnvironment: [String: String] = {
 		guard let data = FileManager.default.contents(atPath: "/proc/self/environ") else {
@@ -59,7 +56,7 @@ package enum PreferencesLocation {
 
 	/// The preferences folder of this process.
 	package static func folder() throws(Defaults.PersistenceError) -> URL {
-		if let folder = folderOverride.withLock({ $0 }) {
+		if let folder = DefaultsSystem.preferencesFolderOverride.withLock({ $0 }) {
 			return folder
 		}
 

@@ -29,8 +29,6 @@ extension Defaults {
 	values the others have and never overwrites them with its defaults.
 	*/
 	public enum iCloud {
-		private static let debugFlag = Locked(false)
-
 		/// The remote store synced keys meet in (`NSUbiquitousKeyValueStore` on Apple platforms; set one elsewhere).
 		public static var remote: (any RemoteStore)? {
 			get { Synchronizer.shared.remote }
@@ -44,8 +42,8 @@ extension Defaults {
 
 		/// Reports what the synchroniser does as `syncEvent` diagnostics.
 		public static var isDebug: Bool {
-			get { debugFlag.withLock { $0 } }
-			set { debugFlag.withLock { $0 = newValue } }
+			get { DefaultsSystem.isSyncDebug.withLock { $0 } }
+			set { DefaultsSystem.isSyncDebug.withLock { $0 = newValue } }
 		}
 
 		/**

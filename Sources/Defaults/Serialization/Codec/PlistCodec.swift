@@ -46,11 +46,6 @@ struct PlistCodec<Value> {
 	}
 }
 
-/// Codecs already chosen, by type: declaring many keys of one type resolves its codec once.
-private enum ResolvedCodecs {
-	static let codecs = Locked<[ObjectIdentifier: Any]>([:])
-}
-
 /// Types that supply their own codec instead of going through their bridge.
 protocol PlistCodecProviding {
 	static var plistCodec: PlistCodec<Self> { get }
@@ -59,12 +54,12 @@ protocol PlistCodecProviding {
 extension PlistCodec where Value: Defaults.Serializable {
 	/// The codec for `Value`, chosen from its conformances once per type and then reused.
 	static func resolve() -> PlistCodec<Value> {
-		if let cached = ResolvedCodecs.codecs.withLock({ $0[ObjectIdentifier(Value.self)] }) as? PlistCodec<Value> {
+		if let cached = DefaultsSystem.codecs.withLock({ $0[ObjectIdentifier(Value.self)] }) as? PlistCodec<Value> {
 			return cached
 		}
 
 		let codec = choose()
-		ResolvedCodecs.codecs.withLock { $0[ObjectIdentifier(Value.self)] = codec }
+		DefaultsSystem.codecs.withLock { $0[ObjectIdentifier(Value.self)] = codec }
 		return codec
 	}
 

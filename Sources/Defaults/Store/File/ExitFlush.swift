@@ -2,10 +2,8 @@ import Foundation
 
 /// Flushes every suite when the process exits normally (`return` from `main`, `exit()`).
 enum ExitFlush {
-	private static let installed = Locked(false)
-
 	static func install() {
-		let isFirst = installed.withLock { installed in
+		let isFirst = DefaultsSystem.isExitFlushInstalled.withLock { installed in
 			defer { installed = true }
 			return !installed
 		}

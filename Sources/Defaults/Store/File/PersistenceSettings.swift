@@ -2,11 +2,9 @@ import Foundation
 
 /// Process-wide persistence settings and the queue coalesced flushes run on.
 package enum PersistenceSettings {
-	private static let mode = Locked(Defaults.WriteMode.coalesced(milliseconds: 50))
-
 	static var writeMode: Defaults.WriteMode {
-		get { mode.withLock { $0 } }
-		set { mode.withLock { $0 = newValue } }
+		get { DefaultsSystem.writeMode.withLock { $0 } }
+		set { DefaultsSystem.writeMode.withLock { $0 = newValue } }
 	}
 
 	static let queue = DispatchQueue(label: "Defaults.persistence", qos: .utility)

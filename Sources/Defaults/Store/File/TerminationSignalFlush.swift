@@ -41,14 +41,12 @@ enum TerminationSignalFlush {
 	/// How long a thread parked by a signal waits for the flush to end the process: the flush's own limit, and as long again to write.
 	static let parkingLimit = PersistenceSettings.exitFlushLimit * 2
 
-	private static let installed = Locked(false)
-
 	private enum Disposition {
 		case `default`, ignored, library, application
 	}
 
 	static func install() {
-		let isFirst = installed.withLock { installed in
+		let isFirst = DefaultsSystem.isTerminationSignalFlushInstalled.withLock { installed in
 			defer { installed = true }
 			return !installed
 		}
