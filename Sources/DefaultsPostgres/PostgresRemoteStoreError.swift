@@ -30,6 +30,14 @@ extension Defaults {
 		case shutDown
 		/// The table has lost a column the store uses, or its type (altered under the store): nothing is written until it is repaired.
 		case unusableTable(String)
+		/**
+		The files through which this host's processes share one connection
+		(``PostgresRemoteStore/Options/connectionSharing``) could not be used:
+		`path` names the relay file or folder, `reason` says what is wrong with
+		it (a damaged file, a full disk, no process answering for the host).
+		The store retries; a damaged file is set aside and written anew.
+		*/
+		case sharedConnection(path: String, reason: String)
 
 		public var description: String {
 			switch self {
@@ -45,6 +53,8 @@ extension Defaults {
 				"the store was shut down"
 			case .unusableTable(let reason):
 				"the table cannot hold synced entries: \(reason)"
+			case .sharedConnection(let path, let reason):
+				"\(path) \(reason) (a file through which this host's processes share a PostgreSQL connection)"
 			}
 		}
 

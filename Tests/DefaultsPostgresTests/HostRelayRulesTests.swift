@@ -87,7 +87,7 @@ struct HostRelayRulesTests {
 		let stamp = Defaults.SyncTimestamp(milliseconds: 1, counter: 0, device: "stale")
 		try files.mergeIntoMirror(["k": Defaults.RemoteEntry(value: 1, timestamp: stamp)], term: oldTerm)
 		#expect(files.mirrorTerm() == oldTerm, "the successor has not written yet; the stale leader wrote nothing")
-		#expect(files.mirror(of: term) == nil)
+		#expect(try files.mirror(of: term) == nil)
 		#expect(stopped.term == oldTerm)
 		#expect(!stopped.beat(term: oldTerm))
 		#expect(stopped.term == nil)
@@ -127,12 +127,13 @@ struct HostRelayRulesTests {
 		try Data("garbage".utf8).write(to: folder.url.appendingPathComponent(".outbox-1-x.plist.1.2.tmp"))
 		#expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(".outbox.plist.lock").path))
 
-		let (waiting, handed) = files.waitingEntries()
-		#expect(waiting.mapValues { $0.value?.get(Int.self) } == ["a": 2, "b": 3])
-		#expect(handed.count == 2)
+		let waiting = files.waitingEntries(now: HybridLogicalClock.systemMilliseconds())
+		#expect(waiting.entries.mapValues { $0.value?.get(Int.self) } == ["a": 2, "b": 3])
+		#expect(waiting.files.count == 2)
+		#expect(waiting.problems.isEmpty, "\(waiting.problems)")
 		try files.addToOutbox(["c": entry(4, 1)])
-		files.removeFromOutbox(handed)
-		#expect(files.waitingEntries().entries.mapValues { $0.value?.get(Int.self) } == ["c": 4], "a file added after the read stays")
+		files.removeFromOutbox(waiting.files)
+		#expect(files.waitingEntries(now: HybridLogicalClock.systemMilliseconds()).entries.mapValues { $0.value?.get(Int.self) } == ["c": 4], "a file added after the read stays")
 		#expect(files.hasWaitingEntries())
 	}
 }

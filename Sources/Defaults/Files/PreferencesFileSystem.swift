@@ -69,7 +69,7 @@ extension PreferencesFileSystem {
 	}
 
 	/// Sets an unreadable file aside as `<suite>.unreadable-<yyyyMMdd'T'HHmmss.SSS>[-N].plist`, the one name the library and the tool use.
-	func moveUnreadableAside(_ url: URL) throws(Defaults.PersistenceError) -> URL {
+	package func moveUnreadableAside(_ url: URL) throws(Defaults.PersistenceError) -> URL {
 		let formatter = DateFormatter()
 		formatter.locale = Locale(identifier: "en_US_POSIX")
 		formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS"

@@ -54,8 +54,8 @@ target: `.<file>.<pid>.<random>.tmp`, next to the target.
 The writer's process id in the name is what tells, later, whether the writer
 can still rename it.
 */
-enum TemporaryFileName {
-	static func make(for url: URL) -> URL {
+package enum TemporaryFileName {
+	package static func make(for url: URL) -> URL {
 		url.deletingLastPathComponent().appendingPathComponent(name(for: url.lastPathComponent, writer: getpid(), random: .random(in: 0...UInt32.max)))
 	}
 

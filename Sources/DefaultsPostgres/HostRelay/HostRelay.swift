@@ -42,10 +42,25 @@ final class HostRelay: Sendable {
 	private let direct: PostgresDirectStore
 	private let options: Defaults.PostgresRemoteStore.Options
 	private let mirrorWatch: RelayFileWatch
-	private let subscribers: Locked<[UUID: AsyncStream<Set<String>>.Continuation]>
-	private let election = Locked<Task<Void, Never>?>(nil)
+	private let state = Locked(State())
 	/// Asks the election to try now (it tries every second anyway).
 	private let nudge: AsyncStream<Void>.Continuation
+
+	private struct Subscriber {
+		let continuation: AsyncStream<Set<String>>.Continuation
+		/// Forwards the direct store's changes, once this process connects on its own.
+		var forwarding: Task<Void, Never>?
+	}
+
+	private struct State {
+		var subscribers: [UUID: Subscriber] = [:]
+		var election: Task<Void, Never>?
+		/// Why this process stopped sharing and connects on its own, for good (the folder stopped being trustworthy).
+		var onItsOwn: String?
+		/// This process's outbox files not yet published, with the stamp of each entry: a later hand-over of every one of
+		/// their keys, newer or as new, replaces them (a writer retrying through a long outage leaves one file, not one per try).
+		var handed: [URL: [String: Defaults.SyncTimestamp]] = [:]
+	}
 
 	/// The relay `direct`'s store shares, or `nil` when it shares none (or has no folder to share in: reported).
 	static func sharing(_ direct: PostgresDirectStore, configuration: PostgresClient.Configuration, options: Defaults.PostgresRemoteStore.Options) -> HostRelay? {
@@ -74,20 +89,19 @@ final class HostRelay: Sendable {
 
 	private init(folder: URL, direct: PostgresDirectStore, options: Defaults.PostgresRemoteStore.Options) {
 		files = HostRelayFiles(folder: folder)
-		leadership = HostRelayLeadership(lockFile: folder.appendingPathComponent("leader.lock"))
+		leadership = HostRelayLeadership(lockFile: files.leaderLock)
 		self.direct = direct
 		self.options = options
-		let subscribers = Locked<[UUID: AsyncStream<Set<String>>.Continuation]>([:])
-		self.subscribers = subscribers
+		let state = state
 		mirrorWatch = RelayFileWatch(url: files.mirror) {
-			for continuation in subscribers.withLock({ Array($0.values) }) {
-				continuation.yield([])
+			for subscriber in state.withLock({ Array($0.subscribers.values) }) {
+				subscriber.continuation.yield([])
 			}
 		}
 
 		let (nudges, nudge) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 		self.nudge = nudge
-		let task = Task.detached { [leadership, files, direct, options] in
+		let task = Task.detached { [weak self, leadership, files, direct, options] in
 			await withTaskGroup(of: Void.self) { group in
 				group.addTask {
 					repeat {
@@ -96,9 +110,20 @@ final class HostRelay: Sendable {
 				}
 				group.addTask {
 					for await _ in nudges where !Task.isCancelled {
+						// A removed folder is made again; one that stopped being trustworthy ends the sharing of this process.
+						if let problem = files.prepareFolder() {
+							self?.connectOnItsOwn(because: problem)
+							return
+						}
+
 						if let term = leadership.tryToLead() {
-							// Returns when the store is gone, or when another process took the lead over: this one follows again.
-							await HostRelayLeader(files: files, direct: direct, leadership: leadership, term: term, options: options).run()
+							// Returns when the store is gone, when another process took the lead over (this one follows again),
+							// or when the folder stopped being trustworthy.
+							if case .untrustedFolder(let problem) = await HostRelayLeader(files: files, direct: direct, leadership: leadership, term: term, options: options).run() {
+								self?.connectOnItsOwn(because: problem)
+								return
+							}
+
 							// This process may already lead again (it took the lead back while waiting for the copy): at once, not at the next election.
 							nudge.yield()
 						}
@@ -109,15 +134,20 @@ final class HostRelay: Sendable {
 				group.cancelAll()
 			}
 		}
-		election.withLock { $0 = task }
+		state.withLock { $0.election = task }
 	}
 
 	/// Stops leading or trying to (the store is gone): another process takes over.
 	func stop() {
-		election.withLock { $0 }?.cancel()
+		let (election, subscribers) = state.withLock { state in
+			defer { state.subscribers = [:] }
+			return (state.election, Array(state.subscribers.values))
+		}
+		election?.cancel()
 		leadership.resign()
-		for continuation in subscribers.withLock({ Array($0.values) }) {
-			continuation.finish()
+		for subscriber in subscribers {
+			subscriber.forwarding?.cancel()
+			subscriber.continuation.finish()
 		}
 	}
 
@@ -126,7 +156,52 @@ final class HostRelay: Sendable {
 		leadership.term != nil
 	}
 
+	/**
+	Ends this process's sharing for good: its folder stopped being one it can
+	trust with what it publishes (another user may write to it now). It stops
+	leading, reports it once, and reads, publishes and listens on its own
+	connection from now on.
+	*/
+	private func connectOnItsOwn(because problem: String) {
+		let (election, subscribers) = state.withLock { state -> (Task<Void, Never>?, [UUID]) in
+			guard state.onItsOwn == nil else {
+				return (nil, [])
+			}
+
+			state.onItsOwn = problem
+			return (state.election, Array(state.subscribers.keys))
+		}
+		guard let election else {
+			return
+		}
+
+		election.cancel()
+		leadership.resign()
+		DiagnosticReporter.report(.syncFailed, key: nil, "the PostgreSQL store of namespace '\(direct.namespace)' connects on its own from now on: the folder its host's processes share a connection in, \(files.folder.path), \(problem)")
+		for id in subscribers {
+			forward(to: id)
+		}
+	}
+
+	/// The problem that made this process connect on its own, checking the folder first (its trust can change at any time).
+	private func checkedOnItsOwn() -> String? {
+		if let problem = state.withLock({ $0.onItsOwn }) {
+			return problem
+		}
+
+		if let problem = files.prepareFolder() {
+			connectOnItsOwn(because: problem)
+			return problem
+		}
+
+		return nil
+	}
+
 	func entries() async throws -> [String: Defaults.RemoteEntry] {
+		if checkedOnItsOwn() != nil {
+			return try await direct.entries()
+		}
+
 		if let term = leadership.term {
 			let sequence = files.sequence(of: term)
 			let entries = try await direct.entries()
@@ -134,10 +209,20 @@ final class HostRelay: Sendable {
 			return entries
 		}
 
-		return try await waitForMirror { $0.entries }
+		return try await waitForMirror { mirror in
+			if let problem = mirror.readingProblem {
+				throw problem
+			}
+
+			return mirror.entries
+		}
 	}
 
 	func publish(_ entries: [String: Defaults.RemoteEntry]) async throws {
+		if checkedOnItsOwn() != nil {
+			return try await direct.publish(entries)
+		}
+
 		if let term = leadership.term {
 			let publication = try await direct.publication(of: entries)
 			try? files.mergeIntoMirror(publication, of: entries, term: term)
@@ -155,13 +240,18 @@ final class HostRelay: Sendable {
 			return
 		}
 
-		try files.addToOutbox(handed)
-		let rejections = try await waitForMirror { mirror -> [String: Defaults.PostgresRemoteStoreError]? in
+		let file = try hand(handed)
+		let rejections = try await waitForMirror(handedIn: file) { mirror -> [String: Defaults.PostgresRemoteStoreError]? in
 			var rejections: [String: Defaults.PostgresRemoteStoreError] = [:]
 			for (key, entry) in handed {
 				if let rejection = mirror.rejected[key], rejection.timestamp == entry.timestamp {
 					rejections[key] = rejection.error
 				} else if !(mirror.entries?[key].map({ $0.timestamp >= entry.timestamp }) ?? false) {
+					// Not published yet: what stops the leader's publications is this publication's failure too.
+					if let problem = mirror.publishingProblem {
+						throw problem
+					}
+
 					return nil
 				}
 			}
@@ -174,10 +264,52 @@ final class HostRelay: Sendable {
 		}
 	}
 
+	/// Hands `entries` to the leader in a new outbox file, and removes this process's earlier ones it replaces; returns the file.
+	private func hand(_ entries: [String: Defaults.RemoteEntry]) throws -> URL {
+		let (file, problems): (URL, [String])
+		do {
+			(file, problems) = try files.addToOutbox(entries)
+		} catch {
+			throw Defaults.PostgresRemoteStoreError.sharedConnection(path: error.path, reason: error.reason)
+		}
+
+		for problem in problems {
+			DiagnosticReporter.report(.syncFailed, key: nil, problem)
+		}
+
+		let replaced = state.withLock { state in
+			// Files the leader consumed are forgotten; those this hand-over replaces are removed.
+			state.handed = state.handed.filter { RelayFile.identity(of: $0.key) != nil }
+			let replaced = Self.replaced(state.handed, by: entries)
+			for url in replaced {
+				state.handed[url] = nil
+			}
+
+			state.handed[file] = entries.mapValues(\.timestamp)
+			return replaced
+		}
+		files.removeFromOutbox(replaced)
+		return file
+	}
+
+	/// This process's earlier outbox files that a hand-over of `entries` replaces: each of their keys is in it, as new or newer.
+	static func replaced(_ handed: [URL: [String: Defaults.SyncTimestamp]], by entries: [String: Defaults.RemoteEntry]) -> [URL] {
+		handed.compactMap { url, stamps in
+			stamps.allSatisfy { key, stamp in entries[key].map { $0.timestamp >= stamp } ?? false } ? url : nil
+		}
+	}
+
 	func changes() -> AsyncStream<Set<String>> {
 		let (stream, continuation) = AsyncStream.makeStream(of: Set<String>.self, bufferingPolicy: .bufferingNewest(1))
 		let id = UUID()
-		subscribers.withLock { $0[id] = continuation }
+		let isOnItsOwn = state.withLock { state in
+			state.subscribers[id] = Subscriber(continuation: continuation)
+			return state.onItsOwn != nil
+		}
+		if isOnItsOwn {
+			forward(to: id)
+		}
+
 		// The leader catches up with the table; this catches up with a change of the copy whose notice was lost.
 		let catchUp = options.catchUpInterval.map { interval in
 			Task.detached {
@@ -186,24 +318,44 @@ final class HostRelay: Sendable {
 				}
 			}
 		}
-		continuation.onTermination = { [subscribers] _ in
+		continuation.onTermination = { [state] _ in
 			catchUp?.cancel()
-			subscribers.withLock { $0[id] = nil }
+			state.withLock { $0.subscribers.removeValue(forKey: id) }?.forwarding?.cancel()
 		}
 
 		return stream
 	}
 
+	/// From now on subscriber `id` hears the direct store's changes (this process connects on its own), starting with a look now.
+	private func forward(to id: UUID) {
+		state.withLock { state in
+			guard let continuation = state.subscribers[id]?.continuation else {
+				return
+			}
+
+			state.subscribers[id]?.forwarding = Task.detached { [direct] in
+				continuation.yield([])
+				for await keys in direct.changes() {
+					continuation.yield(keys)
+				}
+			}
+		}
+	}
+
 	/**
-	Waits until the copy of the current term gives what `accept` looks for, and returns it;
-	throws the leader's problem when it records one, and gives up after the operation timeout
-	(plus an election) when no copy of the current term gives it.
+	Waits until the copy of the current term gives what `accept` looks for, and returns it
+	(`accept` throws the leader's problem that concerns it); gives up after the operation
+	timeout (plus an election) when no copy of the current term gives it. A copy that is
+	damaged is waited through (its leader rebuilds it) and named when the wait ends. With
+	`handedIn`, the outbox file this process handed its entries in: when the leader set it
+	aside unpublished (damaged), the wait ends at once.
 	*/
-	private func waitForMirror<Value>(_ accept: (HostRelayFiles.Mirror) -> Value?) async throws -> Value {
+	private func waitForMirror<Value>(handedIn file: URL? = nil, _ accept: (HostRelayFiles.Mirror) throws -> Value?) async throws -> Value {
 		let limit = options.operationTimeout + Self.electionInterval
 		let deadline = ContinuousClock.now + limit
 		var seenChanges: UInt64?
 		var lastRead = ContinuousClock.now
+		var damage: RelayFile.Failure?
 		// Short at first (a publication usually lands within milliseconds), then easing off, so many waiting processes cost little.
 		var pause = Duration.milliseconds(1)
 		while true {
@@ -218,19 +370,31 @@ final class HostRelay: Sendable {
 					nudge.yield()
 				}
 
-				if let mirror = files.mirror(of: term ?? files.currentTerm()) {
-					if let problem = mirror.problem {
-						throw problem
+				// Looked at before the copy: the leader adds what it published to the copy before it removes the file. (A file
+				// this process replaced by a later hand-over is not waited for: that one holds its entries, as new or newer.)
+				let isFileGone = file.map { file in RelayFile.identity(of: file) == nil && state.withLock { $0.handed[file] != nil } } ?? false
+				do {
+					if let mirror = try files.mirror(of: term ?? files.currentTerm()) {
+						damage = nil
+						if let value = try accept(mirror) {
+							return value
+						}
 					}
+				} catch let failure as RelayFile.Failure {
+					damage = failure
+				}
 
-					if let value = accept(mirror) {
-						return value
-					}
+				if isFileGone, let file {
+					throw Defaults.PostgresRemoteStoreError.sharedConnection(path: file.path, reason: "was set aside unpublished by the process connecting for this host (it could not read it); published again at the next attempt")
 				}
 			}
 
 			guard ContinuousClock.now < deadline else {
-				throw Defaults.PostgresRemoteStoreError.unreachable(after: limit, lastConnectionError: "no process connecting for this host's processes answered (they share a connection through \(files.folder.path))")
+				if let damage {
+					throw Defaults.PostgresRemoteStoreError.sharedConnection(path: damage.path, reason: damage.reason + "; the process connecting for this host has not rebuilt it within \(limit)")
+				}
+
+				throw Defaults.PostgresRemoteStoreError.sharedConnection(path: files.folder.path, reason: "had no answer within \(limit) from the process connecting to PostgreSQL for this host (stopped, or unable to write the folder?); another takes over when it stalls")
 			}
 
 			try await Task.sleep(for: pause)

@@ -17,9 +17,11 @@ a frozen cgroup) holds nothing another waits on (``RelayFile``).
   absent until its first read of the term), what it published since
   (`mergedAt`, by `sequence`), the entries the table cannot hold (`rejected`,
   with the server's error, for the process that wrote them to report), and
-  the `problem` that stops the leader now, if any. The others read it as
-  the remote. The leader's own edits are serialized in its process; it is
-  replaced atomically, after the term is checked again.
+  what stops the leader now, reading (`problem`) or publishing
+  (`publishingProblem`), which the others report as their own, each for its
+  own operation. The others read it as the remote. The leader's own edits
+  are serialized in its process; it is replaced atomically, after the term
+  is checked again.
 - `outbox-<pid>-<random>.plist`: one file per publication handed to the
   leader, written once by its process (a temporary file renamed into place)
   and never changed; the leader publishes the newest entry per key of all of
@@ -27,6 +29,11 @@ a frozen cgroup) holds nothing another waits on (``RelayFile``).
   an entry outlives a leader that dies or stops before publishing it.
 - `outbox.bell`: opened for writing and closed by a process that added an
   outbox file, so the leader hears of it (the leader also looks at every beat).
+
+Each file is checked at each use (``RelayFile``); one that fails is set
+aside and written anew (the mirror from the table, an outbox file by its
+writer's next publication, the lock file by the next election). The folder
+itself is re-created when it was removed (``prepareFolder()``).
 */
 struct HostRelayFiles: Sendable {
 	let folder: URL
@@ -50,42 +57,48 @@ struct HostRelayFiles: Sendable {
 	struct Mirror {
 		/// `nil` until the leader's first read of its term succeeded.
 		var entries: [String: Defaults.RemoteEntry]?
-		var problem: Defaults.PostgresRemoteStoreError?
+		/// What stops the leader's reads of the table now.
+		var readingProblem: Defaults.PostgresRemoteStoreError?
+		/// What stops the leader's publications now.
+		var publishingProblem: Defaults.PostgresRemoteStoreError?
 		/// Entries the table cannot hold, by key: the rejected entry's stamp and the server's error.
 		var rejected: [String: (timestamp: Defaults.SyncTimestamp, error: Defaults.PostgresRemoteStoreError)]
 		/// Counts the publications merged in this term: a read that began at one keeps what was merged after it.
 		var sequence: Int
 	}
 
-	/// The term `leader.lock` names: the current leader's, or the last one's when none leads now; `nil` when
-	/// there is none, or the file is not a regular file (it is never waited on).
-	func currentTerm() -> String? {
+	/**
+	Makes the folder again when it was removed (with every missing parent,
+	private to the user), and returns why its processes cannot trust it with
+	what they publish, or `nil` when they can (``HostRelayLocation/trustProblem(of:)``).
+	Asked at every election and before every use: a folder's trust can change
+	while its processes run.
+	*/
+	func prepareFolder() -> String? {
 		#if canImport(Glibc)
-		let descriptor = open(leaderLock.path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-		guard descriptor >= 0 else {
-			return nil
-		}
-
-		defer { close(descriptor) }
 		var status = stat()
-		guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-			return nil
+		if lstat(folder.path, &status) != 0, errno == ENOENT {
+			// Made by another process meanwhile, or not at all (its parent is gone too, and cannot be made): the check below,
+			// or the next look, decides. A folder that is missing is not one others may write to.
+			try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+			guard lstat(folder.path, &status) == 0 || errno != ENOENT else {
+				return nil
+			}
 		}
-
-		var bytes = [UInt8](repeating: 0, count: HostRelayLeadership.termLength)
-		guard pread(descriptor, &bytes, bytes.count, 0) == bytes.count else {
-			return nil
-		}
-
-		return String(decoding: bytes, as: UTF8.self)
-		#else
-		return nil
 		#endif
+
+		return HostRelayLocation.trustProblem(of: folder)
+	}
+
+	/// The term `leader.lock` names: the current leader's, or the last one's when none leads now; `nil` when
+	/// there is none, or the file is not one the relay trusts (the next election sets it aside).
+	func currentTerm() -> String? {
+		HostRelayLeadership.stamp(at: leaderLock)?.term
 	}
 
 	/// The mirror, when it was written in `term`; `nil` when there is none yet (another term's is no longer the namespace).
-	func mirror(of term: String?) -> Mirror? {
-		guard let term, let contents = try? RelayFile.read(mirror), contents["term"] == .string(term) else {
+	func mirror(of term: String?) throws(RelayFile.Failure) -> Mirror? {
+		guard let term, let contents = try RelayFile.read(mirror), contents["term"] == .string(term) else {
 			return nil
 		}
 
@@ -94,14 +107,20 @@ struct HostRelayFiles: Sendable {
 
 	// MARK: Written by the leader
 
+	/// What the leader does: read the table, or publish to it.
+	enum Operation: Sendable {
+		case reading
+		case publishing
+	}
+
 	/**
 	After a full read that began at `sequence`: the mirror becomes `entries`,
-	and the problem becomes `problem`. An entry published after the read began
-	stays when newer than the read's (or absent from it); any other entry the
-	mirror held gives way to the table's, even when older (a restore), so the
-	processes that hold newer values publish them again.
+	and the reading problem is cleared. An entry published after the read
+	began stays when newer than the read's (or absent from it); any other
+	entry the mirror held gives way to the table's, even when older (a
+	restore), so the processes that hold newer values publish them again.
 	*/
-	func replaceMirror(with entries: [String: Defaults.RemoteEntry], readSince sequence: Int?, problem: Defaults.PostgresRemoteStoreError? = nil, term: String) throws {
+	func replaceMirror(with entries: [String: Defaults.RemoteEntry], readSince sequence: Int?, term: String) throws(RelayFile.Failure) {
 		try updateMirror(term: term) { mirror in
 			var merged = entries
 			var mergedAt: [String: Int] = [:]
@@ -116,15 +135,17 @@ struct HostRelayFiles: Sendable {
 
 			mirror.entries = merged
 			mirror.mergedAt = mergedAt
-			mirror.problem = problem
+			mirror.readingProblem = nil
 		}
 	}
 
 	/// After a publication: the entries the table took join the mirror, newest per key (only a mirror read in this
 	/// term: into none, they would hide the other keys until the read); `rejected` are set aside for their writers.
-	func mergeIntoMirror(_ entries: [String: Defaults.RemoteEntry], rejected: [String: (Defaults.SyncTimestamp, Defaults.PostgresRemoteStoreError)] = [:], term: String) throws {
+	/// The publishing problem is cleared.
+	func mergeIntoMirror(_ entries: [String: Defaults.RemoteEntry], rejected: [String: (Defaults.SyncTimestamp, Defaults.PostgresRemoteStoreError)] = [:], term: String) throws(RelayFile.Failure) {
 		try updateMirror(term: term) { mirror in
 			mirror.sequence += 1
+			mirror.publishingProblem = nil
 			if mirror.current != nil {
 				for (key, entry) in entries where mirror.entries?[key].map({ entry.timestamp > $0.timestamp }) ?? true {
 					mirror.entries?[key] = entry
@@ -143,7 +164,7 @@ struct HostRelayFiles: Sendable {
 	}
 
 	/// After a publication of `entries`: what the table took joins the mirror, what it cannot hold is set aside.
-	func mergeIntoMirror(_ publication: PostgresDirectStore.Publication, of entries: [String: Defaults.RemoteEntry], term: String) throws {
+	func mergeIntoMirror(_ publication: PostgresDirectStore.Publication, of entries: [String: Defaults.RemoteEntry], term: String) throws(RelayFile.Failure) {
 		var rejected: [String: (Defaults.SyncTimestamp, Defaults.PostgresRemoteStoreError)] = [:]
 		for (key, error) in publication.rejected {
 			if let entry = entries[key] {
@@ -154,85 +175,21 @@ struct HostRelayFiles: Sendable {
 		try mergeIntoMirror(entries.filter { publication.applied.contains($0.key) }, rejected: rejected, term: term)
 	}
 
-	/// Records what stops the leader now, keeping what it last read in this term.
-	func recordProblem(_ problem: Defaults.PostgresRemoteStoreError, term: String) throws {
+	/// Records what stops the leader's `operation` now, keeping what it last read in this term.
+	func recordProblem(_ problem: Defaults.PostgresRemoteStoreError, of operation: Operation, term: String) throws(RelayFile.Failure) {
 		try updateMirror(term: term) { mirror in
-			mirror.problem = problem
+			switch operation {
+			case .reading:
+				mirror.readingProblem = problem
+			case .publishing:
+				mirror.publishingProblem = problem
+			}
 		}
 	}
 
-	/// The sequence of the mirror of `term`, to pass to ``replaceMirror(with:readSince:problem:term:)``: `nil` before its first read.
+	/// The sequence of the mirror of `term`, to pass to ``replaceMirror(with:readSince:term:)``: `nil` before its first read.
 	func sequence(of term: String) -> Int? {
-		mirror(of: term)?.sequence
-	}
-
-	/// The entries waiting to be published, newest per key, and the outbox files they come from.
-	func waitingEntries() -> (entries: [String: Defaults.RemoteEntry], files: [URL]) {
-		let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(Self.isOutboxFile)
-		var handed: [[String: Defaults.RemoteEntry]] = []
-		var files: [URL] = []
-		for name in names.sorted() {
-			let url = folder.appendingPathComponent(name)
-			// A file that vanished was published meanwhile; one that does not read stays for the next attempt.
-			guard let contents = (try? RelayFile.read(url)) ?? nil else {
-				continue
-			}
-
-			handed.append(contents.compactMapValues(Defaults.RemoteEntry.init(propertyListValue:)))
-			files.append(url)
-		}
-
-		return (Self.newestPerKey(handed), files)
-	}
-
-	/// Whether any outbox file waits.
-	func hasWaitingEntries() -> Bool {
-		((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains(where: Self.isOutboxFile)
-	}
-
-	/// Removes outbox files once what they held was published (or rejected); each file is never changed after it is written, so nothing newer is lost.
-	func removeFromOutbox(_ files: [URL]) {
-		for file in files {
-			unlink(file.path)
-		}
-	}
-
-	/// The newest entry per key of several hand-overs (the later one when two stamps are equal).
-	static func newestPerKey(_ handed: [[String: Defaults.RemoteEntry]]) -> [String: Defaults.RemoteEntry] {
-		var newest: [String: Defaults.RemoteEntry] = [:]
-		for entries in handed {
-			for (key, entry) in entries where newest[key].map({ entry.timestamp >= $0.timestamp }) ?? true {
-				newest[key] = entry
-			}
-		}
-
-		return newest
-	}
-
-	/// Whether `name` is an outbox file: `outbox-<pid>-<random>.plist` (not a temporary file, which starts with a dot).
-	static func isOutboxFile(_ name: String) -> Bool {
-		name.hasPrefix(outboxPrefix) && name.hasSuffix(outboxSuffix)
-	}
-
-	// MARK: Written by the others
-
-	/// Hands entries to the leader: a new outbox file of this process, written whole before it appears; returns it.
-	@discardableResult
-	func addToOutbox(_ entries: [String: Defaults.RemoteEntry]) throws -> URL {
-		let url = folder.appendingPathComponent("\(Self.outboxPrefix)\(getpid())-\(UUID().uuidString.lowercased())\(Self.outboxSuffix)")
-		try RelayFile.write(entries.mapValues(\.propertyListValue), to: url)
-		ringOutboxBell()
-		return url
-	}
-
-	/// Tells the leader that the outbox changed: a close after writing wakes its watch (no lock, no content).
-	private func ringOutboxBell() {
-		#if canImport(Glibc)
-		let descriptor = open(outboxBell.path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-		if descriptor >= 0 {
-			close(descriptor)
-		}
-		#endif
+		(try? mirror(of: term))??.sequence
 	}
 
 	// MARK: The mirror's contents
@@ -243,22 +200,42 @@ struct HostRelayFiles: Sendable {
 		var current: (entries: [String: Defaults.RemoteEntry], mergedAt: [String: Int])?
 		var entries: [String: Defaults.RemoteEntry]?
 		var mergedAt: [String: Int]
-		var problem: Defaults.PostgresRemoteStoreError?
+		var readingProblem: Defaults.PostgresRemoteStoreError?
+		var publishingProblem: Defaults.PostgresRemoteStoreError?
 		var rejected: [String: (timestamp: Defaults.SyncTimestamp, error: Defaults.PostgresRemoteStoreError)]
 		var sequence: Int
 	}
 
 	/// Edits the mirror as the leader of `term`; nothing is written once the lock file names another term
 	/// (a successor's mirror is never overwritten by a leader that stopped with work in flight).
-	private func updateMirror(term: String, _ edit: (inout EditableMirror) -> Void) throws {
+	private func updateMirror(term: String, _ edit: (inout EditableMirror) -> Void) throws(RelayFile.Failure) {
 		// Checked first: a leader that no longer leads (or whose folder was removed) writes nothing.
 		guard currentTerm() == term else {
 			return
 		}
 
-		try mirrorEdits.withLock { _ in
-			// A mirror that does not read (damaged) is rebuilt: this term's next read fills it.
-			let contents = (try? RelayFile.read(self.mirror)) ?? nil
+		var setAside: String?
+		defer {
+			// Reported once this process's lock is released: a diagnostic handler is the user's code.
+			if let setAside {
+				DiagnosticReporter.report(.syncFailed, key: nil, setAside)
+			}
+		}
+
+		// (The lock rethrows untyped errors: the failure comes out as a result.)
+		try mirrorEdits.withLock { _ -> Result<Void, RelayFile.Failure> in
+			// A damaged mirror is set aside and rebuilt: this term's next read fills it.
+			var contents: [String: PropertyListValue]?
+			do throws(RelayFile.Failure) {
+				contents = try RelayFile.read(self.mirror)
+			} catch {
+				guard error.isDamaged else {
+					return .failure(error)
+				}
+
+				setAside = RelayFile.setAside(error)
+			}
+
 			let isThisTerm = contents?["term"] == .string(term)
 			let stored = isThisTerm ? contents.map(Self.mirror(from:)) : nil
 			let mergedAt = isThisTerm ? Self.integers(in: contents?["mergedAt"]) : [:]
@@ -266,7 +243,8 @@ struct HostRelayFiles: Sendable {
 				current: stored?.entries.map { ($0, mergedAt) },
 				entries: stored?.entries,
 				mergedAt: mergedAt,
-				problem: stored?.problem,
+				readingProblem: stored?.readingProblem,
+				publishingProblem: stored?.publishingProblem,
 				rejected: stored?.rejected ?? [:],
 				sequence: stored?.sequence ?? 0
 			)
@@ -275,18 +253,19 @@ struct HostRelayFiles: Sendable {
 			var fields: [String: PropertyListValue] = ["term": .string(term), "leader": .integer(Int(getpid())), "sequence": .integer(mirror.sequence)]
 			fields["entries"] = mirror.entries.map { .dictionary($0.mapValues(\.propertyListValue)) }
 			fields["mergedAt"] = mirror.mergedAt.isEmpty ? nil : .dictionary(mirror.mergedAt.mapValues { .integer($0) })
-			fields["problem"] = mirror.problem?.propertyListValue
+			fields["problem"] = mirror.readingProblem?.propertyListValue
+			fields["publishingProblem"] = mirror.publishingProblem?.propertyListValue
 			fields["rejected"] = mirror.rejected.isEmpty ? nil : .dictionary(mirror.rejected.mapValues { .dictionary(["t": $0.timestamp.propertyListValue, "error": $0.error.propertyListValue]) })
 			guard fields != contents else {
-				return
+				return .success(())
 			}
 
 			// Checked again just before the rename: a successor's mirror is not replaced by a leader that was stopped meanwhile.
-			try RelayFile.write(fields, to: self.mirror) { currentTerm() == term }
-		}
+			return Result { () throws(RelayFile.Failure) in try RelayFile.write(fields, to: self.mirror) { currentTerm() == term } }
+		}.get()
 	}
 
-	/// The term the mirror was written in, `nil` when there is none: the leader checks that it is still its own.
+	/// The term the mirror was written in, `nil` when there is none (or it is damaged: the leader rebuilds it).
 	func mirrorTerm() -> String? {
 		guard case .string(let term)? = ((try? RelayFile.read(mirror)) ?? nil)?["term"] else {
 			return nil
@@ -314,7 +293,8 @@ struct HostRelayFiles: Sendable {
 
 		return Mirror(
 			entries: entries(in: contents["entries"]),
-			problem: contents["problem"].flatMap(Defaults.PostgresRemoteStoreError.init(propertyListValue:)),
+			readingProblem: contents["problem"].flatMap(Defaults.PostgresRemoteStoreError.init(propertyListValue:)),
+			publishingProblem: contents["publishingProblem"].flatMap(Defaults.PostgresRemoteStoreError.init(propertyListValue:)),
 			rejected: rejected,
 			sequence: sequence
 		)

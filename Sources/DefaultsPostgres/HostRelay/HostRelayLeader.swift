@@ -11,13 +11,16 @@ leads (until its store is gone): it holds the change feed's connection, and
   what waits in the outbox, then reads the namespace and replaces the copy;
 - at each change of the outbox, publishes what waits there, and adds it to
   the copy once the table took it;
-- records in the copy what stops it (an outage, a broken table), which the
-  other processes report, and clears it at the next read that works;
+- records in the copy what stops its reads or its publications (an outage,
+  a broken table), which the other processes report as their own, each for
+  its operation (so each reports a cause once, as with a connection of its
+  own), and clears it at the next read or publication that works;
 - beats (``HostRelayLeadership/beat(term:)``) every quarter second, unless one
   round of its work has run longer than the operation timeout and an
   election (it is hung: the others take over), looks for outbox files a lost
   notice left, and stops leading once another process took the lead over
-  (this one was stopped or stalled for ``HostRelayLiveness/stallBound``).
+  (this one was stopped or stalled for ``HostRelayLiveness/stallBound``), or
+  once the folder stopped being trustworthy (``HostRelayFiles/prepareFolder()``).
 
 Work is coalesced: a burst of changes costs one publication and one read.
 */
@@ -33,8 +36,17 @@ struct HostRelayLeader: Sendable {
 		var read = true
 	}
 
-	/// Leads until the task is cancelled, or another process took the lead over.
-	func run() async {
+	/// Why a lead ended.
+	enum End: Sendable {
+		/// The store is gone (the task was cancelled), or another process took the lead over.
+		case stepDown
+		/// The folder stopped being one the host's processes can trust: each connects on its own.
+		case untrustedFolder(String)
+	}
+
+	/// Leads until the task is cancelled, another process took the lead over, or the folder stopped being trustworthy.
+	func run() async -> End {
+		let end = Locked(End.stepDown)
 		let (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 		let pending = Locked(Pending())
 		let outboxWatch = RelayFileWatch(url: files.outboxBell) {
@@ -63,6 +75,11 @@ struct HostRelayLeader: Sendable {
 
 					guard leadership.beat(term: term) else {
 						// Taken over: this process follows from now on.
+						return
+					}
+
+					if let problem = files.prepareFolder() {
+						end.withLock { $0 = .untrustedFolder(problem) }
 						return
 					}
 
@@ -96,81 +113,91 @@ struct HostRelayLeader: Sendable {
 					roundStart.withLock { $0 = .now }
 					defer { roundStart.withLock { $0 = nil } }
 
-					var publishingProblem: Defaults.PostgresRemoteStoreError?
 					if work.outbox || work.read {
-						publishingProblem = await publishWaiting(problems: problems)
+						await publishWaiting(problems: problems)
 					}
 
-					// A problem the copy still shows after a publication that worked is read away now, not at the next notice.
-					if work.read || (publishingProblem == nil && files.mirror(of: term)?.problem != nil) {
-						await refreshCopy(keeping: publishingProblem, problems: problems)
+					// A reading problem the copy still shows is read away now, not at the next notice.
+					if work.read || (try? files.mirror(of: term))??.readingProblem != nil {
+						await refreshCopy(problems: problems)
 					}
 				}
 			}
-			// The beat ends when the lead was taken over; the others only when cancelled.
+			// The beat ends when the lead was taken over or the folder stopped being trustworthy; the others only when cancelled.
 			await group.next()
 			group.cancelAll()
 		}
 
 		withExtendedLifetime(outboxWatch) {}
+		return end.withLock { $0 }
 	}
 
 	/**
 	Publishes the outbox. What the table took joins the copy; what it cannot
 	hold is set aside in the copy for its writer to report; both leave the
-	outbox. Returns the problem when nothing could be published (the
-	connection, the table): the entries stay for the next attempt.
+	outbox. When nothing could be published (the connection, the table), the
+	problem is recorded in the copy for the writers to report, and the entries
+	stay for the next attempt. Damaged outbox files and entries stamped beyond
+	any real clock are reported here, by the leader.
 	*/
-	private func publishWaiting(problems: Locked<String?>) async -> Defaults.PostgresRemoteStoreError? {
-		let (waiting, handed) = files.waitingEntries()
-		guard !waiting.isEmpty else {
-			files.removeFromOutbox(handed)
-			return nil
+	private func publishWaiting(problems: Locked<String?>) async {
+		// Nothing from a folder that stopped being trustworthy: the next beat ends the lead.
+		guard HostRelayLocation.trustProblem(of: files.folder) == nil else {
+			return
+		}
+
+		let waiting = files.waitingEntries(now: HybridLogicalClock.systemMilliseconds())
+		for problem in waiting.problems {
+			DiagnosticReporter.report(.syncFailed, key: nil, problem)
+		}
+
+		guard !waiting.entries.isEmpty else {
+			files.removeFromOutbox(waiting.files)
+			return
 		}
 
 		let publication: PostgresDirectStore.Publication
 		do {
-			publication = try await direct.publication(of: waiting)
+			publication = try await direct.publication(of: waiting.entries)
 		} catch {
 			let problem = Defaults.PostgresRemoteStoreError.from(error)
-			record(problem, problems: problems)
-			return problem
+			record(problem, of: .publishing, problems: problems)
+			return
 		}
 
-		relayFiles(problems: problems) {
-			try files.mergeIntoMirror(publication, of: waiting, term: term)
+		relayFiles(problems: problems) { () throws(RelayFile.Failure) in
+			try files.mergeIntoMirror(publication, of: waiting.entries, term: term)
 			// Entries no table can hold as property lists were never handed over: each writer reported its own.
 		}
-		files.removeFromOutbox(handed)
-		return nil
+		files.removeFromOutbox(waiting.files)
 	}
 
-	/// Reads the namespace into the copy; the problem stays `problem`, a publication that failed in the same round.
-	private func refreshCopy(keeping problem: Defaults.PostgresRemoteStoreError?, problems: Locked<String?>) async {
+	/// Reads the namespace into the copy.
+	private func refreshCopy(problems: Locked<String?>) async {
 		let sequence = files.sequence(of: term)
 		do {
 			let entries = try await direct.entries()
-			relayFiles(problems: problems) {
-				try files.replaceMirror(with: entries, readSince: sequence, problem: problem, term: term)
+			relayFiles(problems: problems) { () throws(RelayFile.Failure) in
+				try files.replaceMirror(with: entries, readSince: sequence, term: term)
 			}
 		} catch {
-			record(.from(error), problems: problems)
+			record(.from(error), of: .reading, problems: problems)
 		}
 	}
 
-	private func record(_ problem: Defaults.PostgresRemoteStoreError, problems: Locked<String?>) {
+	private func record(_ problem: Defaults.PostgresRemoteStoreError, of operation: HostRelayFiles.Operation, problems: Locked<String?>) {
 		// Stopped leading (the store is gone): the work was cut short, nothing failed.
 		guard !Task.isCancelled else {
 			return
 		}
 
-		relayFiles(problems: problems) {
-			try files.recordProblem(problem, term: term)
+		relayFiles(problems: problems) { () throws(RelayFile.Failure) in
+			try files.recordProblem(problem, of: operation, term: term)
 		}
 	}
 
 	/// Runs an update of the relay's files; a failure (a full disk) is reported once until they can be written again.
-	private func relayFiles(problems: Locked<String?>, _ update: () throws -> Void) {
+	private func relayFiles(problems: Locked<String?>, _ update: () throws(RelayFile.Failure) -> Void) {
 		// No longer leading (the store is gone): its successor writes the files now.
 		guard !Task.isCancelled else {
 			return
@@ -182,7 +209,7 @@ struct HostRelayLeader: Sendable {
 		} catch {
 			let reason = "\(error)"
 			if problems.withLock({ $0 != reason ? ($0 = reason, true).1 : false }) {
-				DiagnosticReporter.report(.syncFailed, key: nil, "the PostgreSQL store cannot update the files it shares its connection through, in \(files.folder.path): \(reason); the other processes of this host wait until it can")
+				DiagnosticReporter.report(.syncFailed, key: nil, "the relay file \(reason) (this process connects to PostgreSQL for the others of its host, which wait until it can write it)")
 			}
 		}
 	}

@@ -95,8 +95,7 @@ final class HostRelayLeadership: Sendable {
 			}
 
 			guard Self.isCurrent(lead.descriptor, term: lead.term, at: url) else {
-				ForkDetection.keepInForkedChildren(lead.descriptor)
-				close(lead.descriptor)
+				Self.release(lead.descriptor)
 				state.lead = nil
 				state.liveness.reset()
 				return false
@@ -112,11 +111,10 @@ final class HostRelayLeadership: Sendable {
 		#endif
 	}
 
-	/// The stamp `leader.lock` holds, or `nil` when there is none (or it is not a regular file).
+	/// The stamp `leader.lock` holds, or `nil` when there is none (or it is not a file the relay trusts).
 	static func stamp(at url: URL) -> HostRelayLiveness.Stamp? {
 		#if canImport(Glibc)
-		let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-		guard descriptor >= 0 else {
+		guard let descriptor = (try? RelayFile.open(url, O_RDONLY)) ?? nil else {
 			return nil
 		}
 
@@ -130,7 +128,15 @@ final class HostRelayLeadership: Sendable {
 	/// The term when this process leads, and whether a new lead's descriptor is closed in forked children.
 	private func attemptToLead() -> (term: String?, isRegistered: Bool) {
 		#if canImport(Glibc)
-		state.withLock { state -> (String?, Bool) in
+		var setAside: String?
+		defer {
+			// Reported once the lock is released: a diagnostic handler is the user's code.
+			if let setAside {
+				DiagnosticReporter.report(.syncFailed, key: nil, setAside)
+			}
+		}
+
+		return state.withLock { state -> (String?, Bool) in
 			if let current = state.lead, current.generation == ForkDetection.generation {
 				return (current.term, true)
 			}
@@ -141,25 +147,29 @@ final class HostRelayLeadership: Sendable {
 				return (nil, true)
 			}
 
-			let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-			guard descriptor >= 0 else {
+			// A lock file that is not one the relay trusts (a link, a FIFO, another user's) is set aside, and made anew.
+			let descriptor: Int32
+			do throws(RelayFile.Failure) {
+				guard let opened = try RelayFile.open(url, O_RDWR, creating: 0o600) else {
+					// The folder is gone: the next election makes it again.
+					return (nil, true)
+				}
+
+				descriptor = opened
+			} catch {
+				if error.isDamaged {
+					setAside = RelayFile.setAside(error)
+				}
+
 				return (nil, true)
 			}
 
 			// Registered before the lock is taken: a fork in between cannot leave a child sharing the locked descriptor.
 			let isRegistered = ForkDetection.closeInForkedChildren(descriptor)
-			var status = stat()
-			guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-				ForkDetection.keepInForkedChildren(descriptor)
-				close(descriptor)
-				return (nil, true)
-			}
-
 			guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
 				// Held: by a leader that makes progress, or by one that stopped, whose lead is taken over.
 				let stamp = Self.stamp(of: descriptor)
-				ForkDetection.keepInForkedChildren(descriptor)
-				close(descriptor)
+				Self.release(descriptor)
 				guard let stamp, state.liveness.observe(stamp, at: .now) == .stalled else {
 					return (nil, true)
 				}
@@ -170,14 +180,11 @@ final class HostRelayLeadership: Sendable {
 			let term = Self.newTerm()
 			// Leading with the previous term still in the file would make the previous leader's copy trusted: give the lead back.
 			guard Self.write(term + Self.hex(0, digits: Self.beatLength), to: descriptor, at: 0) else {
-				ForkDetection.keepInForkedChildren(descriptor)
-				close(descriptor)
+				Self.release(descriptor)
 				return (nil, true)
 			}
 
-			state.lead = (descriptor, term, ForkDetection.generation, 0)
-			state.liveness.reset()
-			return (term, isRegistered)
+			return lead(descriptor, term: term, isRegistered: isRegistered, state: &state)
 		}
 		#else
 		return (nil, true)
@@ -187,7 +194,7 @@ final class HostRelayLeadership: Sendable {
 	#if canImport(Glibc)
 	/// Takes the lead over from a leader whose `stalled` stamp stopped moving: a new lock file, locked and stamped, renamed over `leader.lock`.
 	private func takeOver(from stalled: HostRelayLiveness.Stamp, state: inout State) -> (term: String?, isRegistered: Bool) {
-		let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
+		let temporary = TemporaryFileName.make(for: url)
 		let descriptor = open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
 		guard descriptor >= 0 else {
 			return (nil, true)
@@ -201,20 +208,29 @@ final class HostRelayLeadership: Sendable {
 		      Self.stamp(at: url) == stalled,
 		      rename(temporary.path, url.path) == 0 else {
 			unlink(temporary.path)
-			ForkDetection.keepInForkedChildren(descriptor)
-			close(descriptor)
+			Self.release(descriptor)
 			return (nil, true)
 		}
 
 		guard Self.isCurrent(descriptor, term: term, at: url) else {
-			ForkDetection.keepInForkedChildren(descriptor)
-			close(descriptor)
+			Self.release(descriptor)
 			return (nil, true)
 		}
 
+		return lead(descriptor, term: term, isRegistered: isRegistered, state: &state)
+	}
+
+	/// This process leads in `term`, holding `descriptor` locked.
+	private func lead(_ descriptor: Int32, term: String, isRegistered: Bool, state: inout State) -> (term: String?, isRegistered: Bool) {
 		state.lead = (descriptor, term, ForkDetection.generation, 0)
 		state.liveness.reset()
 		return (term, isRegistered)
+	}
+
+	/// Closes a descriptor of the lock file that does not lead (or no longer does), releasing its lock if it holds one.
+	private static func release(_ descriptor: Int32) {
+		ForkDetection.keepInForkedChildren(descriptor)
+		close(descriptor)
 	}
 
 	/// Whether `url` still names the file open as `descriptor`, and it holds `term`.
@@ -266,8 +282,7 @@ final class HostRelayLeadership: Sendable {
 		state.withLock { state in
 			// In a forked child the descriptor was closed at the fork; its number may name another file now.
 			if let current = state.lead, current.generation == ForkDetection.generation {
-				ForkDetection.keepInForkedChildren(current.descriptor)
-				close(current.descriptor)
+				Self.release(current.descriptor)
 			}
 
 			state.lead = nil

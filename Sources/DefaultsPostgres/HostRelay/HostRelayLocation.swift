@@ -47,7 +47,7 @@ enum HostRelayLocation {
 		// PostgresNIO exposes no other view. A description that differs only makes processes connect on their own.
 		let tls = String(reflecting: configuration.tls) + "\u{0}" + (configuration.options.tlsServerName ?? "")
 		let fields = [
-			"defaults-relay/postgres/2", endpoint, configuration.database ?? "", configuration.username, configuration.password.map { "password:" + $0 } ?? "none",
+			"defaults-relay/postgres/3", endpoint, configuration.database ?? "", configuration.username, configuration.password.map { "password:" + $0 } ?? "none",
 			tls, options.schema, options.table, namespace,
 		]
 		var encoding: [UInt8] = []

@@ -17,6 +17,8 @@ extension Defaults.PostgresRemoteStoreError {
 			["case": .string("shutDown")]
 		case .unusableTable(let reason):
 			["case": .string("unusableTable"), "reason": .string(reason)]
+		case .sharedConnection(let path, let reason):
+			["case": .string("sharedConnection"), "path": .string(path), "reason": .string(reason)]
 		}
 
 		return .dictionary(fields)
@@ -53,6 +55,8 @@ extension Defaults.PostgresRemoteStoreError {
 			self = .shutDown
 		case "unusableTable":
 			self = .unusableTable(text("reason") ?? "")
+		case "sharedConnection":
+			self = .sharedConnection(path: text("path") ?? "", reason: text("reason") ?? "")
 		default:
 			return nil
 		}

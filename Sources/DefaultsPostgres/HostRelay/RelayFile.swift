@@ -12,44 +12,104 @@ writing one holds nothing another process waits on.
 
 A write goes to a new temporary file, `.<name>.<pid>.<random>.tmp`, that is
 renamed over the target: a reader sees the old file or the new one whole, and
-a temporary file a stopped writer left is never read. Files are opened
-without following a symbolic link and must be regular files.
+a temporary file a stopped writer left is never read.
+
+Every file is trusted only as it is at the moment of use (``problem(with:)``):
+it is opened without following a symbolic link, and must be a regular file of
+this user that no one else may write, no larger than a preferences file may
+be. The folder's trust can change while processes run (a `chmod -R`), and a
+file that fails the rule is not the relay's: it is damaged, set aside
+(``setAside(_:because:)``) and rebuilt by whoever writes it.
 */
 enum RelayFile {
 	struct Failure: Error, CustomStringConvertible {
 		let path: String
 		let reason: String
+		/// The file is there but is not one the relay can use (a link, a FIFO, another user's, too large, not a property
+		/// list it wrote): it is set aside. Otherwise the failure belongs to the moment (no descriptor left, a full disk).
+		let isDamaged: Bool
 
 		var description: String {
-			"\(path): \(reason)"
+			"\(path) \(reason)"
 		}
 	}
 
-	/// The file's contents, or `nil` when there is none.
-	static func read(_ url: URL) throws -> [String: PropertyListValue]? {
+	/// Why a file with `status` is not one the relay trusts, or `nil` when it is.
+	static func problem(with status: stat) -> String? {
+		guard status.st_mode & S_IFMT == S_IFREG else {
+			return "is not a regular file (a FIFO, a device, a folder)"
+		}
+
+		guard status.st_uid == geteuid() else {
+			return "belongs to another user (uid \(status.st_uid))"
+		}
+
+		guard status.st_mode & 0o022 == 0 else {
+			return "may be written by others (mode \(String(status.st_mode & 0o7777, radix: 8)))"
+		}
+
+		guard Int64(status.st_size) <= FileLimits.maximumFileSize else {
+			return "holds \(status.st_size) bytes, more than a relay file may (\(FileLimits.maximumFileSize))"
+		}
+
+		return nil
+	}
+
+	/// Opens `url` for `flags` without following a link, and checks it; `nil` when there is no file.
+	static func open(_ url: URL, _ flags: Int32, creating mode: mode_t? = nil) throws(Failure) -> Int32? {
 		#if canImport(Glibc)
-		let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+		let descriptor = mode.map { Glibc.open(url.path, flags | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, $0) }
+			?? Glibc.open(url.path, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
 		guard descriptor >= 0 else {
-			if errno == ENOENT {
+			let error = errno
+			if error == ENOENT {
 				return nil
 			}
 
-			throw Failure(path: url.path, reason: "cannot be opened (\(String(cString: strerror(errno))))")
+			let reason = error == ELOOP ? "is a symbolic link" : "cannot be opened (\(String(cString: strerror(error))))"
+			throw Failure(path: url.path, reason: reason, isDamaged: ![EMFILE, ENFILE, ENOMEM, EINTR, ENOSPC, EDQUOT].contains(error))
+		}
+
+		var status = stat()
+		guard fstat(descriptor, &status) == 0 else {
+			let reason = String(cString: strerror(errno))
+			close(descriptor)
+			throw Failure(path: url.path, reason: "cannot be examined (\(reason))", isDamaged: false)
+		}
+
+		if let problem = problem(with: status) {
+			close(descriptor)
+			throw Failure(path: url.path, reason: problem, isDamaged: true)
+		}
+
+		return descriptor
+		#else
+		return nil
+		#endif
+	}
+
+	/// The file's contents, or `nil` when there is none.
+	static func read(_ url: URL) throws(Failure) -> [String: PropertyListValue]? {
+		#if canImport(Glibc)
+		guard let descriptor = try open(url, O_RDONLY) else {
+			return nil
 		}
 
 		defer { close(descriptor) }
-		var status = stat()
-		guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-			throw Failure(path: url.path, reason: "is not a regular file")
+		let data: Data
+		do {
+			data = try POSIXFileSystem().readAll(descriptor, url: url)
+		} catch {
+			throw Failure(path: url.path, reason: "cannot be read (\(error))", isDamaged: false)
 		}
 
-		switch PropertyListFileContents.decode(try POSIXFileSystem().readAll(descriptor, url: url)) {
+		switch PropertyListFileContents.decode(data) {
 		case .missing:
 			return nil
 		case .contents(let contents):
 			return contents
 		case .unreadable, .tooLarge:
-			throw Failure(path: url.path, reason: "is not a property list the relay wrote")
+			throw Failure(path: url.path, reason: "is not a property list the relay wrote", isDamaged: true)
 		}
 		#else
 		return nil
@@ -57,13 +117,19 @@ enum RelayFile {
 	}
 
 	/// Replaces (or creates) the file with `contents`, private to the user; `isCurrent`, asked just before the rename, may cancel it.
-	static func write(_ contents: [String: PropertyListValue], to url: URL, if isCurrent: () -> Bool = { true }) throws {
+	static func write(_ contents: [String: PropertyListValue], to url: URL, if isCurrent: () -> Bool = { true }) throws(Failure) {
 		#if canImport(Glibc)
-		let data = try PropertyListFileContents.encode(contents, for: url.path)
-		let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
-		let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+		let data: Data
+		do {
+			data = try PropertyListFileContents.encode(contents, for: url.path)
+		} catch {
+			throw Failure(path: url.path, reason: "cannot be written (\(error))", isDamaged: false)
+		}
+
+		let temporary = TemporaryFileName.make(for: url)
+		let descriptor = Glibc.open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
 		guard descriptor >= 0 else {
-			throw Failure(path: temporary.path, reason: "cannot be created (\(String(cString: strerror(errno))))")
+			throw Failure(path: temporary.path, reason: "cannot be created (\(String(cString: strerror(errno))))", isDamaged: false)
 		}
 
 		var isRenamed = false
@@ -94,7 +160,7 @@ enum RelayFile {
 		let synced = written && fsync(descriptor) == 0
 		close(descriptor)
 		guard synced else {
-			throw Failure(path: temporary.path, reason: "cannot be written (\(reason ?? String(cString: strerror(errno))))")
+			throw Failure(path: temporary.path, reason: "cannot be written (\(reason ?? String(cString: strerror(errno))))", isDamaged: false)
 		}
 
 		guard isCurrent() else {
@@ -102,11 +168,33 @@ enum RelayFile {
 		}
 
 		guard rename(temporary.path, url.path) == 0 else {
-			throw Failure(path: url.path, reason: "cannot be replaced (\(String(cString: strerror(errno))))")
+			throw Failure(path: url.path, reason: "cannot be replaced (\(String(cString: strerror(errno))))", isDamaged: false)
 		}
 
 		isRenamed = true
 		#endif
+	}
+
+	/**
+	Moves a damaged file aside (kept for the user, as a suite's unreadable file is:
+	`<name>.unreadable-<time>.<extension>`), so that whoever writes it next writes
+	it anew; returns what to report. A folder in the file's place, which cannot
+	take the claimed name, is renamed to a name of its own.
+	*/
+	@discardableResult
+	static func setAside(_ failure: Failure) -> String {
+		let url = URL(fileURLWithPath: failure.path)
+		let message = "the relay file \(failure.path) \(failure.reason)"
+		if let aside = try? POSIXFileSystem().moveUnreadableAside(url) {
+			return message + "; moved aside to \(aside.lastPathComponent), and written anew"
+		}
+
+		let aside = url.path + ".unreadable-\(UUID().uuidString.lowercased())"
+		if rename(url.path, aside) == 0 {
+			return message + "; moved aside to \(URL(fileURLWithPath: aside).lastPathComponent), and written anew"
+		}
+
+		return message + "; it could not be moved aside (\(String(cString: strerror(errno))))"
 	}
 
 	/// The file's device and inode, without following a link: which file a path names now.
