@@ -93,19 +93,52 @@ func compareMeasured(
 	ours: () -> Double,
 	baseline: () -> Double
 ) -> Row {
-	var oursTimes: [Double] = []
-	var baselineTimes: [Double] = []
+	withoutActuallyEscaping(ours) { ours in
+		withoutActuallyEscaping(baseline) { baseline in
+			compareMeasured(operation, rounds: rounds, ours: ours, baselines: [Baseline(baselineName, target: target, measure: baseline)])[0]
+		}
+	}
+}
+
+/// A baseline measured in the same rounds as ours: its name, the target of its row, and one measurement.
+struct Baseline {
+	let name: String
+	let target: Row.Target?
+	let measure: () -> Double
+
+	init(_ name: String, target: Row.Target? = nil, measure: @escaping () -> Double) {
+		self.name = name
+		self.target = target
+		self.measure = measure
+	}
+
+	/// A baseline timed over `iterations` calls of `body`.
+	init(_ name: String, target: Row.Target? = nil, iterations: Int, body: @escaping (Int) -> Void) {
+		self.init(name, target: target) { time(iterations, body) }
+	}
+}
+
+/**
+Runs `ours` and every baseline, which each return the nanoseconds one
+operation took, in rounds whose order rotates (ours first, then each baseline
+first in turn), and returns one row per baseline: the median of ours next to
+the median of that baseline, all from the same rounds. With one baseline, the
+order simply alternates.
+*/
+func compareMeasured(_ operation: String, rounds: Int, ours: @escaping () -> Double, baselines: [Baseline]) -> [Row] {
+	let participants = [ours] + baselines.map(\.measure)
+	var times = Array(repeating: [Double](), count: participants.count)
 	for round in 0..<rounds {
-		if round.isMultiple(of: 2) {
-			oursTimes.append(ours())
-			baselineTimes.append(baseline())
-		} else {
-			baselineTimes.append(baseline())
-			oursTimes.append(ours())
+		for step in 0..<participants.count {
+			let index = (round + step) % participants.count
+			times[index].append(participants[index]())
 		}
 	}
 
-	return Row(operation: operation, ours: median(oursTimes), baselineName: baselineName, baseline: median(baselineTimes), target: target)
+	let oursMedian = median(times[0])
+	return baselines.enumerated().map { offset, baseline in
+		Row(operation: operation, ours: oursMedian, baselineName: baseline.name, baseline: median(times[offset + 1]), target: baseline.target)
+	}
 }
 
 /// Nanoseconds per call of `body`, over `iterations` calls.

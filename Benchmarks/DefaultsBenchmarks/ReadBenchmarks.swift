@@ -69,19 +69,3 @@ func readBenchmarks() -> [Row] {
 
 	return [intRead, floorRead, stringRead, arrayRead, codableRead, codableFloorRead, codableVersusPrimitive, absentRead]
 }
-
-/// The floor: a dictionary behind a lock, the least a thread-safe store can do per read.
-final class LockedDictionary: @unchecked Sendable {
-	private let lock = NSLock()
-	private let values: [String: Any]
-
-	init(_ values: [String: Any]) {
-		self.values = values
-	}
-
-	subscript(name: String) -> Any? {
-		lock.lock()
-		defer { lock.unlock() }
-		return values[name]
-	}
-}

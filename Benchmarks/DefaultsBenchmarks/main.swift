@@ -10,7 +10,10 @@ of ratios. Run it in release mode:
 
     swift run -c release DefaultsBenchmarks [reads] [writes] [scale] [files] [sync] [processes]
 
-(every section when none is named).
+(every section when none is named), or compare this build with another
+build's binary, run alternately (see ``Comparison``):
+
+    DefaultsBenchmarks --compare OTHER_BINARY [--rounds N] [sections…]
 
 It works in a temporary preferences folder: the process re-executes itself
 with `XDG_CONFIG_HOME` pointing there, because Foundation reads the variable
@@ -23,10 +26,55 @@ enum Benchmark {
 		URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!, isDirectory: true)
 	}
 
+	static let sections = ["reads", "writes", "scale", "files", "sync", "processes"]
+
+	static let usage = """
+		usage: DefaultsBenchmarks [section…]
+		       DefaultsBenchmarks --compare OTHER_BINARY [--rounds N] [section…]
+
+		Sections: \(sections.joined(separator: ", ")) (all when none is named).
+		--compare runs this binary and OTHER_BINARY (another build's DefaultsBenchmarks) alternately,
+		A B A B …, N rounds (--rounds, else DEFAULTS_BENCHMARK_ROUNDS, else \(Comparison.defaultRounds)),
+		and prints the median of every row of both builds with their ratio.
+		"""
+
 	static func main() throws {
 		let arguments = CommandLine.arguments
 		if arguments.count == 3, arguments[1] == "--child", let run = ChildRun(rawValue: arguments[2]) {
 			try run.perform()
+			return
+		}
+
+		var requested: [String] = []
+		var other: String?
+		var rounds = ProcessInfo.processInfo.environment["DEFAULTS_BENCHMARK_ROUNDS"].flatMap { Int($0) } ?? Comparison.defaultRounds
+		var remaining = arguments.dropFirst()[...]
+		while let argument = remaining.popFirst() {
+			switch argument {
+			case "-h", "--help":
+				print(usage)
+				return
+			case "--compare":
+				guard let path = remaining.popFirst() else {
+					throw BenchmarkError("--compare needs the path of another build's DefaultsBenchmarks binary\n\n\(usage)")
+				}
+
+				other = path
+			case "--rounds":
+				guard let count = remaining.popFirst().flatMap({ Int($0) }), count > 0 else {
+					throw BenchmarkError("--rounds needs a positive number\n\n\(usage)")
+				}
+
+				rounds = count
+			case let section where sections.contains(section):
+				requested.append(section)
+			default:
+				throw BenchmarkError("unknown argument '\(argument)'\n\n\(usage)")
+			}
+		}
+
+		if let other {
+			try Comparison.run(other: other, rounds: max(rounds, 1), sections: requested)
 			return
 		}
 
@@ -38,14 +86,16 @@ enum Benchmark {
 		#if DEBUG
 		print("warning: a debug build; run `swift run -c release DefaultsBenchmarks` for meaningful numbers\n")
 		#endif
-		let sections = Set(arguments.dropFirst())
 		func wanted(_ section: String) -> Bool {
-			sections.isEmpty || sections.contains(section)
+			requested.isEmpty || requested.contains(section)
 		}
 
 		Report.printHeader()
 		if wanted("reads") {
-			Report.printSection("Typed reads", readBenchmarks())
+			let rows = readBenchmarks()
+			let racing = racingReadBenchmarks()
+			Report.printSection("Typed reads", rows + racing.rows)
+			print("\(racing.note)\n")
 		}
 
 		if wanted("writes") {
@@ -128,4 +178,9 @@ func waitFor<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Re
 	return try outcome.withLock { $0! }.get()
 }
 
-try Benchmark.main()
+do {
+	try Benchmark.main()
+} catch {
+	FileHandle.standardError.write(Data("DefaultsBenchmarks: \(error)\n".utf8))
+	exit(1)
+}
