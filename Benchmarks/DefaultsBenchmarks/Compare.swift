@@ -25,6 +25,7 @@ enum Comparison {
 			throw BenchmarkError("--compare: \(other) is not an executable file")
 		}
 
+		let loadBefore = loadAverage()
 		var this: [Measurements] = []
 		var others: [Measurements] = []
 		for round in 1...rounds {
@@ -43,6 +44,8 @@ enum Comparison {
 		}
 
 		print("Compared: this build (\(Benchmark.executablePath)) and the other build (\(otherPath)), \(rounds) round\(rounds == 1 ? "" : "s"), alternating (A B A B …).")
+		let cores = ProcessInfo.processInfo.activeProcessorCount
+		print("Load average (1 minute) before: \(loadBefore), after: \(loadAverage()), on \(cores) cores; on a busy machine the ± columns widen and the verdicts mean little.")
 		print("Each value is the median of the rounds; ± is half the range of the rounds around it. This / other below 1 means this build is faster.")
 		print("A value is \"slower\" or \"faster\" when the ratio is beyond 5% and the two builds' rounds do not overlap (judged from 3 rounds up); otherwise it is within noise.\n")
 		printTable(this: this, other: others)
@@ -150,7 +153,8 @@ enum Comparison {
 			switch unit {
 			case .nanoseconds: Formatting.duration(value)
 			case .bytes: Formatting.bytes(Int(value))
-			case .ratio: String(format: "%.3g×", value)
+			// Three significant digits, never in exponent notation (ratios against Foundation reach 0.00005×).
+			case .ratio: String(format: "%.*f×", max(2, 2 - Int(log10(max(abs(value), 1e-12)).rounded(.down))), value)
 			case .count: String(format: value == value.rounded() ? "%.0f" : "%.2f", value)
 			}
 		}
@@ -291,6 +295,11 @@ enum Comparison {
 		}
 
 		return String(decoding: data, as: UTF8.self)
+	}
+
+	/// The first field of `/proc/loadavg`, or "unknown".
+	private static func loadAverage() -> String {
+		(try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "unknown"
 	}
 
 	private static func log(_ message: String) {
