@@ -130,7 +130,7 @@ extension Defaults.Key {
 			return .registeredDefault
 		}
 
-		return suite.origin(of: name, source: entry.source)
+		return suite.origin(of: name, layer: entry.layer)
 	}
 
 	/// Whether a read of `entry` returns a value decoded from it rather than the default; reports nothing and remembers nothing.

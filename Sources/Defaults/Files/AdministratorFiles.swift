@@ -9,7 +9,9 @@ user of a machine, following the XDG Base Directory rules.
 
 The system configuration folders are `$XDG_CONFIG_DIRS` (a colon-separated
 list, most important first; relative entries are ignored), `/etc/xdg` when
-it is unset or empty. For a domain `D`, each folder may hold:
+it is unset or empty. For a domain `D`, each folder may hold a file of each
+``ValueLayer/administered`` layer, where its location rule
+(``ValueLayer/Location/systemFolders(subfolder:rootOnly:)``) says:
 - `D.plist`: **system-wide defaults**, below each user's own values;
 - `forced-defaults/D.plist`: **forced values**, above everything. They are
   trusted only when no user but root can change them: the file and its
@@ -21,7 +23,7 @@ The library reads these files and never writes them.
 <!-- check: internal -->
 ```swift
 let layers = AdministratorFiles.read(domain: "com.example.app")
-print(layers.forced["proxy"]?.file.path ?? "not forced")
+print(layers[.forced]["proxy"]?.file.path ?? "not forced")
 ```
 */
 package enum AdministratorFiles {
@@ -36,10 +38,20 @@ package enum AdministratorFiles {
 
 	/// A domain's administrator layers as read now, with the files that could not be used and why.
 	package struct Layers: Equatable, Sendable {
-		package var systemWide: [String: Setting] = [:]
-		package var forced: [String: Setting] = [:]
+		/// The settings of every administered layer (none: an empty dictionary).
+		package fileprivate(set) var settings = Dictionary(uniqueKeysWithValues: ValueLayer.administered.map { ($0, [String: Setting]()) })
 		/// Each file that exists but was ignored, with the reason.
 		package var ignored: [URL: String] = [:]
+
+		/// The settings of `layer`.
+		package subscript(layer: ValueLayer) -> [String: Setting] {
+			settings[layer] ?? [:]
+		}
+
+		/// The values of every administered layer, without their files: what a suite's values take.
+		package var values: [ValueLayer: [String: PropertyListValue]] {
+			settings.mapValues { $0.mapValues(\.value) }
+		}
 	}
 
 	/// The system configuration folders, most important first, as the process started with them.
@@ -52,20 +64,27 @@ package enum AdministratorFiles {
 		return (listed.isEmpty ? ["/etc/xdg"] : listed).map { URL(fileURLWithPath: $0, isDirectory: true) }
 	}
 
-	/// Every file that may hold settings of `domain`, system-wide ones first, each kind most important first.
-	package static func files(ofDomain domain: String) -> (systemWide: [URL], forced: [URL]) {
-		files(ofDomain: domain, in: folders)
+	/// Every file that may hold settings of `domain`: each administered layer's, each layer's most important first.
+	package static func files(ofDomain domain: String) -> [URL] {
+		ValueLayer.administered.flatMap { files(ofDomain: domain, in: $0, folders: folders) }
 	}
 
-	private static func files(ofDomain domain: String, in folders: [URL]) -> (systemWide: [URL], forced: [URL]) {
+	/// The files of `layer` for `domain` in the system configuration folders `folders`, most important first, by the layer's location rule.
+	private static func files(ofDomain domain: String, in layer: ValueLayer, folders: [URL]) -> [URL] {
 		let name = "\(domain).plist"
-		return (
-			folders.map { $0.appendingPathComponent(name, isDirectory: false) },
-			folders.map { $0.appendingPathComponent(forcedFolderName, isDirectory: true).appendingPathComponent(name, isDirectory: false) }
-		)
+		return folders.map { folder(of: layer, in: $0).appendingPathComponent(name, isDirectory: false) }
 	}
 
-	/// Whether `file` is where an administrator's settings go: directly in a system configuration folder or in its `forced-defaults` folder.
+	/// The folder holding `layer`'s files in the system configuration folder `system`: the folder itself, or its subfolder the location rule names.
+	private static func folder(of layer: ValueLayer, in system: URL) -> URL {
+		guard case .systemFolders(let subfolder?, _) = layer.location else {
+			return system
+		}
+
+		return system.appendingPathComponent(subfolder, isDirectory: true)
+	}
+
+	/// Whether `file` is where an administrator's settings go: in a system configuration folder, where an administered layer's location rule puts it.
 	package static func isAdministratorFile(_ file: URL) -> Bool {
 		let folder = file.deletingLastPathComponent().standardizedFileURL.path
 		// The user's own preferences stay theirs, even when a system folder is listed as the preferences folder too.
@@ -74,8 +93,7 @@ package enum AdministratorFiles {
 		}
 
 		return folders.contains { system in
-			let system = system.standardizedFileURL
-			return folder == system.path || folder == system.appendingPathComponent(forcedFolderName, isDirectory: true).path
+			ValueLayer.administered.contains { folder == Self.folder(of: $0, in: system.standardizedFileURL).standardizedFileURL.path }
 		}
 	}
 
@@ -120,26 +138,28 @@ package enum AdministratorFiles {
 		return paths.filter { seen.insert($0.standardizedFileURL.path).inserted }
 	}
 
-	/// Reads both layers of `domain` now. Never throws: a file that cannot be used is left out and named in ``Layers/ignored``.
+	/// Reads every administered layer of `domain` now. Never throws: a file that cannot be used is left out and named in ``Layers/ignored``.
 	package static func read(domain: String) -> Layers {
 		read(domain: domain, in: folders)
 	}
 
-	/// Reads both layers of `domain` from the system configuration folders `folders`, most important first.
+	/// Reads every administered layer of `domain` from the system configuration folders `folders`, most important first.
 	static func read(domain: String, in folders: [URL]) -> Layers {
 		var layers = Layers()
-		let (systemWide, forced) = files(ofDomain: domain, in: folders)
-		// Least important first, so that a more important folder's value replaces it.
-		for file in systemWide.reversed() {
-			for (name, value) in contents(of: file, requiringRootOwnership: false, ignored: &layers.ignored) {
-				layers.systemWide[name] = Setting(value: value, file: file)
+		for layer in ValueLayer.administered {
+			guard case .systemFolders(_, let rootOnly) = layer.location else {
+				continue
 			}
-		}
 
-		for file in forced.reversed() {
-			for (name, value) in contents(of: file, requiringRootOwnership: true, ignored: &layers.ignored) {
-				layers.forced[name] = Setting(value: value, file: file)
+			var settings: [String: Setting] = [:]
+			// Least important first, so that a more important folder's value replaces it.
+			for file in files(ofDomain: domain, in: layer, folders: folders).reversed() {
+				for (name, value) in contents(of: file, requiringRootOwnership: rootOnly, ignored: &layers.ignored) {
+					settings[name] = Setting(value: value, file: file)
+				}
 			}
+
+			layers.settings[layer] = settings
 		}
 
 		return layers

@@ -14,7 +14,7 @@ extension Suite {
 		#if canImport(Darwin)
 		return defaults.objectIsForced(forKey: name)
 		#else
-		return administrator?.forcingFile(of: name) != nil
+		return administrator?.file(of: name, in: .forced) != nil
 		#endif
 	}
 

@@ -112,11 +112,11 @@ extension Suite {
 
 	/// Whether a write of `name` from `origin` would be refused because an administrator forces it; asked only when a prior notification is due, as the write itself checks under the values' lock.
 	private func isForcedLocalWrite(_ name: String, origin: ChangeOrigin) -> Bool {
-		origin == .local && values.entry(forKey: name)?.source == .forced
+		origin == .local && values.entry(forKey: name)?.layer == .forced
 	}
 
 	private func reportForcedWrite(of name: String) {
-		let file = administrator?.forcingFile(of: name).map { " (\($0.path))" } ?? ""
+		let file = administrator?.file(of: name, in: .forced).map { " (\($0.path))" } ?? ""
 		DiagnosticReporter.report(
 			.forcedValue,
 			key: name,

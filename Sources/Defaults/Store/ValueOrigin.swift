@@ -32,6 +32,26 @@ extension Defaults {
 	}
 }
 
+extension Defaults.ValueOrigin {
+	/// The public case of `layer`, naming `file` where the case has one: each ``ValueLayer`` is one case.
+	init(_ layer: ValueLayer, file: URL?) {
+		switch layer {
+		case .forced:
+			self = .forced(file: file)
+		case .argument:
+			self = .launchArgument
+		case .stored:
+			self = .stored(file: file)
+		case .systemWide:
+			self = .systemWide(file: file)
+		case .global:
+			self = .globalDomain(file: file)
+		case .registered:
+			self = .registeredDefault
+		}
+	}
+}
+
 extension Defaults._AnyKey {
 	/**
 	Whether an administrator forces this key's value: a write is refused (with

@@ -21,7 +21,7 @@ struct ReadCommand: ParsableCommand {
 	@OptionGroup var target: TargetOptions
 	@OptionGroup var output: OutputOptions
 
-	@Flag(name: .customLong("show-origin"), help: "Show the value a program sees, with where it comes from (forced, stored, system-wide, global-domain) and the file.")
+	@Flag(name: .customLong("show-origin"), help: "Show the value a program sees, with where it comes from (\(ValueOrigins.layerNames.joined(separator: ", "))) and the file.")
 	var showOrigin = false
 
 	@Argument(help: ArgumentHelp("The domain, then optionally a key.", valueName: "domain> <key"))
@@ -66,7 +66,7 @@ struct ReadCommand: ParsableCommand {
 				Output.print(JSONFormat.render(.dictionary(origins.entries.mapValues(Self.json)), pretty: true))
 			} else {
 				for (name, entry) in origins.entries.sorted(by: { $0.key < $1.key }) {
-					Output.print("\(entry.origin.name)\t\(entry.origin.file.path)\t\(name) = \(TextFormat.render(entry.value, style: .singleLine))")
+					Output.print("\(entry.originName)\t\(entry.file.path)\t\(name) = \(TextFormat.render(entry.value, style: .singleLine))")
 				}
 			}
 			return
@@ -79,11 +79,11 @@ struct ReadCommand: ParsableCommand {
 		if output.json {
 			Output.print(JSONFormat.render(Self.json(entry), pretty: true))
 		} else {
-			Output.print("\(entry.origin.name)\t\(entry.origin.file.path)\t\(output.render(entry.value))")
+			Output.print("\(entry.originName)\t\(entry.file.path)\t\(output.render(entry.value))")
 		}
 	}
 
 	private static func json(_ entry: ValueOrigins.Entry) -> PropertyListValue {
-		.dictionary(["value": entry.value, "origin": .string(entry.origin.name), "file": .string(entry.origin.file.path)])
+		.dictionary(["value": entry.value, "origin": .string(entry.originName), "file": .string(entry.file.path)])
 	}
 }

@@ -81,7 +81,7 @@ struct WriteCommand: ParsableCommand {
 			return
 		}
 
-		let forced = AdministratorFiles.read(domain: domain).forced
+		let forced = AdministratorFiles.read(domain: domain)[.forced]
 		if let key = keys.first(where: { forced[$0] != nil }), let setting = forced[key] {
 			throw ToolError.forcedKey(key, domain: domain, file: setting.file.path)
 		}

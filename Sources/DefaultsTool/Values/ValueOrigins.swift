@@ -3,43 +3,22 @@ import Foundation
 
 /**
 A domain's values as a program that reads it sees them, each with the file it
-comes from, for `read --show-origin`: forced values, then the user's file,
-then system-wide defaults, then the global domain — the library's precedence
-(see the "Settings an administrator manages" article). Launch arguments and
-registered defaults belong to a running program, so the tool cannot see them.
+comes from, for `read --show-origin`: each file layer read, and the library
+picking each key's value by its precedence (`ValueLayer`; see the "Settings
+an administrator manages" article). Launch arguments and registered defaults
+belong to a running program, so the tool cannot see them.
 */
 struct ValueOrigins {
-	/// One value and where it comes from.
+	/// One value, the layer it comes from and its file.
 	struct Entry {
 		let value: PropertyListValue
-		let origin: Origin
-	}
+		/// `nil`: a file named with `--path`, read on its own.
+		let layer: ValueLayer?
+		let file: URL
 
-	/// A layer and its file.
-	enum Origin {
-		case forced(URL)
-		case stored(URL)
-		case systemWide(URL)
-		case globalDomain(URL)
-		/// A file named with `--path`, read on its own.
-		case file(URL)
-
-		/// The layer's name as the tool prints it.
-		var name: String {
-			switch self {
-			case .forced: "forced"
-			case .stored: "stored"
-			case .systemWide: "system-wide"
-			case .globalDomain: "global-domain"
-			case .file: "file"
-			}
-		}
-
-		var file: URL {
-			switch self {
-			case .forced(let file), .stored(let file), .systemWide(let file), .globalDomain(let file), .file(let file):
-				file
-			}
+		/// Where the value comes from, as the tool prints it: the layer's name, or `file` for a file named with `--path`.
+		var originName: String {
+			layer?.name ?? "file"
 		}
 	}
 
@@ -48,36 +27,25 @@ struct ValueOrigins {
 	/// Administrator files that exist but were left out, and why (the library leaves them out too).
 	let ignored: [URL: String]
 
+	/// The names of the layers the tool can show, highest first: those kept in files.
+	static let layerNames = ValueLayer.allCases.filter { $0.location != .process }.map(\.name)
+
 	/// Every layer of `operands`' domain; a `-g` or `--path` target is its one file.
 	static func read(_ operands: Operands) throws -> ValueOrigins {
 		let own = try operands.contents() ?? [:]
 		switch operands.target {
 		case .path:
-			return ValueOrigins(entries: own.mapValues { Entry(value: $0, origin: .file(operands.file.url)) }, ignored: [:])
+			return ValueOrigins(entries: own.mapValues { Entry(value: $0, layer: nil, file: operands.file.url) }, ignored: [:])
 		case .global:
-			return ValueOrigins(entries: own.mapValues { Entry(value: $0, origin: .globalDomain(operands.file.url)) }, ignored: [:])
+			return ValueOrigins(entries: own.mapValues { Entry(value: $0, layer: .global, file: operands.file.url) }, ignored: [:])
 		case .domain(let domain):
 			let administrator = AdministratorFiles.read(domain: domain)
 			let global = try GlobalDomain.file()
-			var entries: [String: Entry] = [:]
-			// Least important first: each layer replaces what it holds.
+			var layers = administrator.settings.mapValues { $0.mapValues { (value: $0.value, file: $0.file) } }
+			layers[.stored] = own.mapValues { ($0, operands.file.url) }
 			// An unreadable global domain is the global domain's problem: the domain's own values still show.
-			for (name, value) in ((try? global.read()) ?? nil) ?? [:] {
-				entries[name] = Entry(value: value, origin: .globalDomain(global.url))
-			}
-
-			for (name, setting) in administrator.systemWide {
-				entries[name] = Entry(value: setting.value, origin: .systemWide(setting.file))
-			}
-
-			for (name, value) in own {
-				entries[name] = Entry(value: value, origin: .stored(operands.file.url))
-			}
-
-			for (name, setting) in administrator.forced {
-				entries[name] = Entry(value: setting.value, origin: .forced(setting.file))
-			}
-
+			layers[.global] = (((try? global.read()) ?? nil) ?? [:]).mapValues { ($0, global.url) }
+			let entries = ValueLayer.winners(layers).mapValues { Entry(value: $0.value.value, layer: $0.layer, file: $0.value.file) }
 			return ValueOrigins(entries: entries, ignored: administrator.ignored)
 		}
 	}

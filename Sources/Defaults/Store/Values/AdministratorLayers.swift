@@ -1,8 +1,9 @@
 import Foundation
 
 /**
-A suite's administrator layers (Linux): the forced values and system-wide
-defaults of its domain (``AdministratorFiles``), read when the suite is made
+A suite's administrator layers (Linux): every ``ValueLayer/administered``
+layer of its domain, the forced values and system-wide defaults
+(``AdministratorFiles``), read when the suite is made
 and again whenever one of their files is installed, edited or removed, or
 the mode or owner of a file or of its folder changes (which decides whether a
 forced file is trusted). A file that is a symbolic link is heard through
@@ -38,7 +39,7 @@ final class AdministratorLayers: Sendable {
 		self.suite = suite
 		self.values = values
 		let layers = AdministratorFiles.read(domain: domain)
-		_ = values.replaceAdministrator(forced: layers.forced.mapValues(\.value), systemWide: layers.systemWide.mapValues(\.value))
+		_ = values.replace(layers.values)
 		state.withLock { $0.layers = layers }
 	}
 
@@ -58,8 +59,7 @@ final class AdministratorLayers: Sendable {
 	*/
 	@discardableResult
 	private func hear(paths extra: [URL]) -> Bool {
-		let (systemWide, forced) = AdministratorFiles.files(ofDomain: domain)
-		let paths = systemWide + forced + extra
+		let paths = AdministratorFiles.files(ofDomain: domain) + extra
 		let added = state.withLock { state -> [FileListener] in
 			var listeners: [String: FileListener] = [:]
 			var added: [FileListener] = []
@@ -91,21 +91,15 @@ final class AdministratorLayers: Sendable {
 		return true
 	}
 
-	/// The file that forces `name`, when an administrator forces it.
-	func forcingFile(of name: String) -> URL? {
-		state.withLock { $0.layers.forced[name]?.file }
-	}
-
-	/// The file of the system-wide default of `name`, when there is one.
-	func systemWideFile(of name: String) -> URL? {
-		state.withLock { $0.layers.systemWide[name]?.file }
+	/// The file holding the value of `name` in the administered `layer` (`.forced`: the file that forces it), when there is one.
+	func file(of name: String, in layer: ValueLayer) -> URL? {
+		state.withLock { $0.layers[layer][name]?.file }
 	}
 
 	/// Reads the files again, hears the paths behind any link among them, and delivers what changed.
 	fileprivate func filesDidChange() {
 		for _ in 0..<Self.maximumRounds {
-			let (systemWide, forced) = AdministratorFiles.files(ofDomain: domain)
-			let behind = (systemWide + forced).flatMap(AdministratorFiles.pathsBehind)
+			let behind = AdministratorFiles.files(ofDomain: domain).flatMap(AdministratorFiles.pathsBehind)
 			apply(AdministratorFiles.read(domain: domain))
 			// A path newly heard may have changed between that read and its watch: read again until nothing is new.
 			guard hear(paths: behind) else {
@@ -124,7 +118,7 @@ final class AdministratorLayers: Sendable {
 			return
 		}
 
-		let applied = values.replaceAdministrator(forced: layers.forced.mapValues(\.value), systemWide: layers.systemWide.mapValues(\.value))
+		let applied = values.replace(layers.values)
 		report(layers.ignored)
 		for notification in suite.notifications(for: applied) {
 			notification.deliver()

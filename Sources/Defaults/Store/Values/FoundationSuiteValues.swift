@@ -26,8 +26,8 @@ final class FoundationSuiteValues: SuiteValueStore {
 			return nil
 		}
 
-		// Only the failure path of a read looks at the source (a launch argument typed by hand): it asks `argument(forKey:)`.
-		return SuiteEntry(object: object, source: .stored, version: 0)
+		// Only the failure path of a read looks at the layer (a launch argument typed by hand): it asks `argument(forKey:)`.
+		return SuiteEntry(object: object, layer: .stored, version: 0)
 	}
 
 	func rememberDecoded(_ decoded: AnyObject, forKey name: String, version: UInt64) {}

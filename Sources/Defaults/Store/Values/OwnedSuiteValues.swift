@@ -3,10 +3,11 @@ import Foundation
 /**
 A suite's values, owned by the library (Linux).
 
-Six layers, read by precedence: values an administrator forces, launch
-arguments, the suite's stored values (its file as this process knows it, with
-this process's changes), the administrator's system-wide defaults, the global
-domain, and the defaults this suite's keys registered. Each read is one lookup
+Every ``ValueLayer``, read by its precedence (``ValueLayers``): values an
+administrator forces, launch arguments, the suite's stored values (its file as
+this process knows it, with this process's changes), the administrator's
+system-wide defaults, the global domain, and the defaults this suite's keys
+registered. Each read is one lookup
 in `effective`, which holds the winning layer of every name and is updated by
 each change to any layer: a change costs a handful of lookups, whatever the
 size of the suite, and a read never rebuilds anything.
@@ -21,20 +22,18 @@ the library's own bookkeeping (it records the pending change for the file).
 final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	// Spelled out rather than `Locked`: reads take it once, and every nanosecond of a read counts.
 	private let lock = NSLock()
-	private var stored: [String: Any]
+	private var layers = ValueLayers()
+	/// The `.argument` layer too, which never changes: read here without the lock.
 	private let arguments: [String: Any]
-	private var global: [String: Any]
-	private var forced: [String: Any] = [:]
-	private var systemWide: [String: Any] = [:]
-	private var registered: [String: Any] = [:]
 	private var effective: [String: SuiteEntry] = [:]
 	private var lastVersion: UInt64 = 0
 
 	init(stored: [String: PropertyListValue], arguments: [String: Any], global: [String: PropertyListValue]) {
-		self.stored = stored.mapValues(\.object)
 		self.arguments = arguments
-		self.global = global.mapValues(\.object)
-		for name in Set(self.stored.keys).union(arguments.keys).union(self.global.keys) {
+		layers.replace(.stored, with: stored.mapValues(\.object))
+		layers.replace(.argument, with: arguments)
+		layers.replace(.global, with: global.mapValues(\.object))
+		for name in Set(stored.keys).union(arguments.keys).union(global.keys) {
 			refresh(name)
 		}
 	}
@@ -44,7 +43,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		lock.lock()
 		defer { lock.unlock() }
 		for (name, value) in contents {
-			stored[name] = value.object
+			layers.set(value.object, forKey: name, in: .stored)
 			refresh(name)
 		}
 	}
@@ -66,18 +65,18 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func ownObject(forKey name: String) -> Any? {
 		lock.lock()
 		defer { lock.unlock() }
-		return arguments[name] ?? stored[name]
+		return layers.winner(of: name, among: \.isOwn)?.object
 	}
 
 	func storedObject(forKey name: String) -> Any? {
 		lock.lock()
 		defer { lock.unlock() }
-		return stored[name]
+		return layers[.stored][name]
 	}
 
 	func configuredValues() -> [String: PropertyListValue] {
 		lock.lock()
-		let configured = effective.compactMapValues { $0.source.configures ? $0.object : nil }
+		let configured = effective.compactMapValues { $0.layer.configures ? $0.object : nil }
 		lock.unlock()
 		return configured.compactMapValues(PropertyListValue.init)
 	}
@@ -85,12 +84,12 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func configuredObject(forKey name: String) -> Any? {
 		lock.lock()
 		defer { lock.unlock() }
-		return effective[name].flatMap { $0.source.configures ? $0.object : nil }
+		return effective[name].flatMap { $0.layer.configures ? $0.object : nil }
 	}
 
 	func storedValues() -> [String: PropertyListValue] {
 		lock.lock()
-		let stored = stored
+		let stored = layers[.stored]
 		lock.unlock()
 		return stored.compactMapValues(PropertyListValue.init)
 	}
@@ -102,7 +101,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func storedNames() -> [String] {
 		lock.lock()
 		defer { lock.unlock() }
-		return Array(stored.keys)
+		return Array(layers[.stored].keys)
 	}
 
 	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
@@ -112,39 +111,41 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		lock.lock()
 		defer { lock.unlock() }
 		let old = effective[name]
-		guard accepted(value, old?.source == .forced) else {
+		guard accepted(value, old?.layer == .forced) else {
 			return nil
 		}
 
-		stored[name] = normalized
+		layers.set(normalized, forKey: name, in: .stored)
 		return AppliedChange(oldObject: old?.object, newObject: refresh(name))
 	}
 
 	func register(_ object: Any, forKey name: String) {
 		lock.lock()
 		defer { lock.unlock() }
-		registered[name] = object
+		layers.set(object, forKey: name, in: .registered)
 		refresh(name)
 	}
 
 	func registeredObject(forKey name: String) -> Any? {
 		lock.lock()
 		defer { lock.unlock() }
-		return registered[name]
+		return layers[.registered][name]
 	}
 
 	/**
-	Replaces the administrator's layers (forced values, system-wide defaults);
-	returns what a read of each name whose result changed gave before and
-	gives now.
+	Replaces the layers in `newLayers` (the administrator's: forced values,
+	system-wide defaults); returns what a read of each name whose result
+	changed gave before and gives now.
 	*/
-	func replaceAdministrator(forced newForced: [String: PropertyListValue], systemWide newSystemWide: [String: PropertyListValue]) -> [String: AppliedChange] {
+	func replace(_ newLayers: [ValueLayer: [String: PropertyListValue]]) -> [String: AppliedChange] {
 		lock.lock()
 		defer { lock.unlock() }
-		let names = PropertyListFileContents.changedKeys(from: forced.compactMapValues(PropertyListValue.init), to: newForced)
-			.union(PropertyListFileContents.changedKeys(from: systemWide.compactMapValues(PropertyListValue.init), to: newSystemWide))
-		forced = newForced.mapValues(\.object)
-		systemWide = newSystemWide.mapValues(\.object)
+		var names: Set<String> = []
+		for (layer, values) in newLayers {
+			names.formUnion(PropertyListFileContents.changedKeys(from: layers[layer].compactMapValues(PropertyListValue.init), to: values))
+			layers.replace(layer, with: values.mapValues(\.object))
+		}
+
 		var changes: [String: AppliedChange] = [:]
 		for name in names {
 			let old = effective[name]
@@ -161,13 +162,13 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		let objects = values.mapValues(\.object)
 		lock.lock()
 		defer { lock.unlock() }
-		let changed = PropertyListFileContents.changedKeys(from: global.compactMapValues(PropertyListValue.init), to: values)
-		global = objects
+		let changed = PropertyListFileContents.changedKeys(from: layers[.global].compactMapValues(PropertyListValue.init), to: values)
+		layers.replace(.global, with: objects)
 		var changes: [String: AppliedChange] = [:]
 		for name in changed {
 			let old = effective[name]
 			let new = refresh(name)
-			if old?.source == .global || effective[name]?.source == .global {
+			if old?.layer == .global || effective[name]?.layer == .global {
 				changes[name] = AppliedChange(oldObject: old?.object, newObject: new)
 			}
 		}
@@ -178,30 +179,13 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	/// Recomputes what a read of `name` finds, as a new version; returns its object. Call with the lock held.
 	@discardableResult
 	private func refresh(_ name: String) -> Any? {
-		let winner: (object: Any, source: ValueSource)?
-		if !forced.isEmpty, let value = forced[name] {
-			winner = (value, .forced)
-		} else if !arguments.isEmpty, let argument = arguments[name] {
-			winner = (argument, .argument)
-		} else if let value = stored[name] {
-			winner = (value, .stored)
-		} else if !systemWide.isEmpty, let value = systemWide[name] {
-			winner = (value, .systemWide)
-		} else if !global.isEmpty, let value = global[name] {
-			winner = (value, .global)
-		} else if let value = registered[name] {
-			winner = (value, .registered)
-		} else {
-			winner = nil
-		}
-
-		guard let winner else {
+		guard let winner = layers.winner(of: name) else {
 			effective[name] = nil
 			return nil
 		}
 
 		lastVersion += 1
-		effective[name] = SuiteEntry(object: winner.object, source: winner.source, version: lastVersion)
+		effective[name] = SuiteEntry(object: winner.object, layer: winner.layer, version: lastVersion)
 		return winner.object
 	}
 }

@@ -1,28 +1,7 @@
 import Foundation
 
-/// Which layer of a suite a read found its value in, highest precedence first.
-enum ValueSource: UInt8, Sendable {
-	/// A value an administrator forces: it overrides everything else.
-	case forced
-	/// A launch argument (`-name value`): it overrides all but a forced value.
-	case argument
-	/// The suite's own stored value.
-	case stored
-	/// A system-wide default an administrator installed for every user.
-	case systemWide
-	/// The global domain (`.GlobalPreferences.plist`), shared by every suite.
-	case global
-	/// The default a key of this suite registered.
-	case registered
-
-	/// Whether a value from here configures the suite, rather than being a fallback (global and registered defaults).
-	var configures: Bool {
-		rawValue <= Self.systemWide.rawValue
-	}
-}
-
 /**
-What a read of one key finds: the object, where it came from, and which
+What a read of one key finds: the object, the layer it came from, and which
 version of the key it is.
 
 `version` changes with every change to the key, so a decoded value remembered
@@ -34,7 +13,7 @@ version.
 */
 struct SuiteEntry {
 	let object: Any
-	let source: ValueSource
+	let layer: ValueLayer
 	let version: UInt64
 	var decoded: AnyObject?
 }
@@ -67,7 +46,7 @@ with the value, whatever other threads write meanwhile, and what it refuses
 applied.
 */
 protocol SuiteValueStore: AnyObject, Sendable {
-	/// What a read of `name` finds, by precedence: forced, argument, stored, system-wide, global, registered.
+	/// What a read of `name` finds: the value of the highest ``ValueLayer`` holding one.
 	func entry(forKey name: String) -> SuiteEntry?
 
 	/// Remembers what a key decoded from `version` of `name`, if that version is still current.
@@ -82,8 +61,8 @@ protocol SuiteValueStore: AnyObject, Sendable {
 	/**
 	Every value that configures the suite, read at once: forced values, launch
 	arguments, stored values and system-wide defaults, by precedence. Global
-	and registered defaults are left out: they are fallbacks, not
-	configuration.
+	and registered defaults are left out (``ValueLayer/configures``): they are
+	fallbacks, not configuration.
 	*/
 	func configuredValues() -> [String: PropertyListValue]
 

@@ -64,7 +64,7 @@ struct AdministratorFileSafetyTests {
 		var trustedUsersFile = 0
 		var sawAdministrator = 0
 		for _ in 0..<Self.raceReads {
-			let forced = AdministratorFiles.read(domain: "race", in: [system]).forced["proxy"]?.value
+			let forced = AdministratorFiles.read(domain: "race", in: [system])[.forced]["proxy"]?.value
 			if forced == .string("user") {
 				trustedUsersFile += 1
 			} else if forced == .string("administrator") {
