@@ -36,56 +36,21 @@ extension Suite {
 			prepareSizeAccount()
 		}
 
-		var flushRequest = SuiteFile.FlushRequest.none
-		var refusal: Defaults.Diagnostic?
-		var sizeWarning: Defaults.Diagnostic?
-		var isRefusedAsForced = false
+		var admission: WriteAdmission?
 		let applied = values.apply(newObject, to: name) { value, isForced in
-			// A value pulled from the remote is stored under the forced one: other machines sync it, this one keeps what it is forced to.
-			if isForced, origin == .local {
-				isRefusedAsForced = true
-				return false
-			}
-
-			if let value, value.nestsDeeper(than: BinaryPropertyListReader.maximumValueNesting) {
-				refusal = tooDeeplyNested(name)
-				return false
-			}
-
-			let admission: SuiteSizeAccount.Admission
-			if let file {
-				admission = file.admission(ofSetting: name, to: value)
-			} else if isWithinBudget {
-				unfiledSize.withLock { $0.record(name, value) }
-				admission = .accepted(warning: nil)
-			} else {
-				admission = unfiledAdmission(ofSetting: name, to: value)
-			}
-
-			switch admission {
-			case .refused(let violation):
-				refusal = violation.diagnostic(suite: displayName)
-				return false
-			case .accepted(let warning):
-				sizeWarning = warning
-			}
-
-			flushRequest = file?.recordPending(name, value: value) ?? .none
-			return true
+			let decided = admit(name, to: value, isForced: isForced, origin: origin, isWithinBudget: isWithinBudget, file: file)
+			admission = decided
+			return decided.isAccepted
 		}
 
-		guard let applied else {
-			if isRefusedAsForced {
-				reportForcedWrite(of: name)
-			} else if let refusal {
-				DiagnosticReporter.report(refusal)
-			}
+		guard let applied, case .accepted(let warning, let flush)? = admission else {
+			reportRefusal(admission, of: name)
 			return false
 		}
 
-		file?.perform(flushRequest)
-		if let sizeWarning {
-			DiagnosticReporter.report(sizeWarning)
+		file?.perform(flush)
+		if let warning {
+			DiagnosticReporter.report(warning)
 		}
 
 		if origin == .local {
@@ -100,29 +65,9 @@ extension Suite {
 		return true
 	}
 
-	/// The refusal of a value nesting deeper than any file the library reads back.
-	private func tooDeeplyNested(_ name: String) -> Defaults.Diagnostic {
-		Defaults.Diagnostic(
-			kind: .unencodableValue,
-			key: name,
-			message: "the value of '\(name)' nests containers more than \(BinaryPropertyListReader.maximumValueNesting) levels deep, deeper than a preferences file the library reads back; nothing was written",
-			suite: displayName
-		)
-	}
-
 	/// Whether a write of `name` from `origin` would be refused because an administrator forces it; asked only when a prior notification is due, as the write itself checks under the values' lock.
 	private func isForcedLocalWrite(_ name: String, origin: ChangeOrigin) -> Bool {
 		origin == .local && values.entry(forKey: name)?.layer == .forced
-	}
-
-	private func reportForcedWrite(of name: String) {
-		let file = administrator?.file(of: name, in: .forced).map { " (\($0.path))" } ?? ""
-		DiagnosticReporter.report(
-			.forcedValue,
-			key: name,
-			suite: displayName,
-			"'\(name)' of suite '\(displayName)' is forced by an administrator\(file): the write was refused, and the value stays the forced one"
-		)
 	}
 
 	/**
