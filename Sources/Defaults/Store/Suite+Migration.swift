@@ -29,21 +29,6 @@ extension Suite {
 
 		threadValues[marker] = true
 		defer { threadValues[marker] = nil }
-		guard let file else {
-			migrationTurns.lock()
-			defer { migrationTurns.unlock() }
-			return try body()
-		}
-
-		let outcome: Swift.Result<Result, Defaults.MigrationError>
-		do throws(Defaults.PersistenceError) {
-			outcome = try file.withMigrationLock(waitingUntil: .now + PersistenceSettings.migrationLockTimeout) { () throws(Defaults.PersistenceError) in
-				Swift.Result { () throws(Defaults.MigrationError) in try body() }
-			}
-		} catch {
-			throw .persistence(error)
-		}
-
-		return try outcome.get()
+		return try persistenceState.withMigrationLock(turns: migrationTurns, body)
 	}
 }

@@ -37,7 +37,7 @@ package final class Suite: Sendable {
 	nonisolated(unsafe) let defaults: UserDefaults
 
 	/// How the suite's changes become durable; replaced only by tests (``install(_:)``).
-	let persistence: Locked<SuitePersistenceState>
+	let persistence: Locked<SuiteBacking>
 	/// Migrations of a suite without a file take turns within the process (a file has an inter-process lock for that).
 	let migrationTurns = NSLock()
 	/// The administrator's layers of the suite's domain (Linux, suites with a file); set once, while the suite is made.
@@ -52,7 +52,7 @@ package final class Suite: Sendable {
 		var ledger: SyncLedger?
 	}
 
-	init(identity: SuiteIdentity, defaults: UserDefaults, values: any SuiteValueStore, persistence: SuitePersistenceState) {
+	init(identity: SuiteIdentity, defaults: UserDefaults, values: any SuiteValueStore, persistence: SuiteBacking) {
 		self.identity = identity
 		self.defaults = defaults
 		self.values = values
@@ -96,31 +96,16 @@ package final class Suite: Sendable {
 
 	/// The suite's file, when it has one (Linux, a nameable suite, a usable preferences folder).
 	var file: SuiteFile? {
-		persistence.withLock { state in
-			if case .file(let file) = state {
-				return file
-			}
-
-			return nil
-		}
+		persistence.withLock { $0.file }
 	}
 
-	var persistenceState: SuitePersistenceState {
+	var persistenceState: SuiteBacking {
 		persistence.withLock { $0 }
 	}
 
 	/// Writes the suite's pending changes durably; throws why they cannot be.
 	func flush() throws(Defaults.PersistenceError) {
-		switch persistenceState {
-		case .file(let file):
-			try file.flush()
-		case .unavailable(let error):
-			throw error
-		case .daemon:
-			defaults.synchronize()
-		case .memoryOnly:
-			return
-		}
+		try persistenceState.flush(defaults)
 	}
 
 	/// The forced values and system-wide defaults an administrator manages for the suite's domain, when the suite has a file.
@@ -186,14 +171,3 @@ package final class Suite: Sendable {
 	}
 }
 
-/// How a suite's changes become durable.
-enum SuitePersistenceState: Sendable {
-	/// Linux: the library writes the suite's file.
-	case file(SuiteFile)
-	/// Linux: the file cannot be determined (no `HOME`, an escaping name); changes stay in memory.
-	case unavailable(Defaults.PersistenceError)
-	/// Apple platforms: the system's preferences daemon persists every write.
-	case daemon
-	/// An in-memory suite: nothing to persist, by design.
-	case memoryOnly
-}
