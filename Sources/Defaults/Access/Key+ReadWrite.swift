@@ -24,23 +24,67 @@ extension Defaults.Key {
 	}
 
 	/**
-	Reads the key: one lookup in the suite object, then the value decoded from
-	what it found, or the value this key already decoded from that version.
+	Reads the key: what it last read, when the suite has not changed since
+	(``LastReadLocks``); else one lookup in the suite object, then the value decoded
+	from what it found, or the value this key already decoded from that version.
 	*/
 	func read(from suite: Suite) -> Value {
+		// Loaded before the lookup: a change made meanwhile leaves a last read that the next read does not trust.
+		let version = suite.values.currentVersion
+		if version != 0, codec.decodesToValues {
+			let mutex = LastReadLocks.mutex(for: self)
+			pthread_mutex_lock(mutex)
+			if lastReadVersion == version, lastReadSuite == ObjectIdentifier(suite), let stored = lastReadValue {
+				let value = stored.pointee
+				pthread_mutex_unlock(mutex)
+				return value
+			}
+
+			pthread_mutex_unlock(mutex)
+		}
+
 		guard let entry = suite.values.entry(forKey: name) else {
-			return defaultValue
+			let value = defaultValue
+			if hasStaticDefault {
+				remember(value, readIn: suite, at: version)
+			}
+
+			return value
 		}
 
 		if let decoded = entry.decoded as? DecodedValue<Value> {
+			remember(decoded.value, readIn: suite, at: version)
 			return decoded.value
 		}
 
 		do {
-			return try decode(entry, in: suite)
+			let value = try decode(entry, in: suite)
+			remember(value, readIn: suite, at: version)
+			return value
 		} catch {
 			return value(afterFailing: error, toDecode: entry.object, in: suite)
 		}
+	}
+
+	/// Remembers what a read of `suite` at `version` returned, when the suite tells versions and the value cannot change behind the next read.
+	private func remember(_ value: Value, readIn suite: Suite, at version: UInt64) {
+		guard version != 0, codec.decodesToValues else {
+			return
+		}
+
+		let mutex = LastReadLocks.mutex(for: self)
+		pthread_mutex_lock(mutex)
+		defer { pthread_mutex_unlock(mutex) }
+		if let stored = lastReadValue {
+			stored.pointee = value
+		} else {
+			let stored = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+			stored.initialize(to: value)
+			lastReadValue = stored
+		}
+
+		lastReadVersion = version
+		lastReadSuite = ObjectIdentifier(suite)
 	}
 
 	/// Decodes a stored object; `nil` or an object that does not decode gives the default.

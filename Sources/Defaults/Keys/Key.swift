@@ -24,6 +24,15 @@ extension Defaults {
 		/// Present when the codec's decoding is worth remembering.
 		let decodedValues: DecodedValueCache<Value>?
 
+		// What this key last read (``LastReadLocks``), touched only under its mutex: kept in fields of fixed layout, so that
+		// a read that finds it current costs no generic layout work, and the value out of line, allocated at the first one.
+		@exclusivity(unchecked) var lastReadVersion: UInt64 = 0
+		@exclusivity(unchecked) var lastReadSuite: ObjectIdentifier?
+		@exclusivity(unchecked) var lastReadValue: UnsafeMutablePointer<Value>?
+
+		/// Whether the default is a value rather than a closure called at each read: a read that finds nothing may be remembered too.
+		let hasStaticDefault: Bool
+
 		/// The value read when nothing is stored. Calls the dynamic default's closure, if the key has one.
 		public var defaultValue: Value { defaultValueGetter() }
 
@@ -92,11 +101,19 @@ extension Defaults {
 			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: previousNames, defaultValueGetter: defaultValueGetter, registering: nil)
 		}
 
+		deinit {
+			if let lastReadValue {
+				lastReadValue.deinitialize(count: 1)
+				lastReadValue.deallocate()
+			}
+		}
+
 		/// `registering`: the static default to register with the suite (dynamic defaults are never registered).
 		private init(name: String, suite: UserDefaults, iCloud: Bool, previousNames: [String], defaultValueGetter: @escaping () -> Value, registering staticDefault: Value?) {
 			self.defaultValueGetter = defaultValueGetter
 			self.codec = PlistCodec<Value>.resolve()
 			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
+			self.hasStaticDefault = staticDefault != nil
 			super.init(name: name, suite: suite)
 			if let staticDefault {
 				register(staticDefault)

@@ -20,6 +20,22 @@ package enum PropertyListValue: Hashable, Sendable {
 
 	/// Reads an object as stored by Foundation (or produced by a codec); `nil` if it is not a property list.
 	package init?(_ object: Any) {
+		// The common scalars by their exact type first: each failed cast below from `Any` can cost a bridging attempt.
+		let type = type(of: object)
+		if type == Int.self, let value = object as? Int {
+			self = .integer(value)
+			return
+		} else if type == String.self, let value = object as? String {
+			self = .string(value)
+			return
+		} else if type == Bool.self, let value = object as? Bool {
+			self = .bool(value)
+			return
+		} else if type == Double.self, let value = object as? Double {
+			self = .double(value)
+			return
+		}
+
 		if let number = Self.foundationNumber(object) {
 			self.init(number: number)
 			return

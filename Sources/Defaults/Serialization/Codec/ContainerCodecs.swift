@@ -15,7 +15,8 @@ extension Optional: PlistCodecProviding where Wrapped: Defaults.Serializable {
 				return try wrapped.encode(value)
 			},
 			decode: { object throws(SerializationError) in try wrapped.decode(object) },
-			cachesDecodedValues: wrapped.cachesDecodedValues
+			cachesDecodedValues: wrapped.cachesDecodedValues,
+			decodesToValues: wrapped.decodesToValues
 		)
 	}
 }
@@ -26,7 +27,8 @@ extension Array: PlistCodecProviding where Element: Defaults.Serializable {
 		return PlistCodec(
 			encode: { array throws(SerializationError) in .object(try sequence.encode(array)) },
 			decode: { object throws(SerializationError) in try sequence.decode(object) },
-			cachesDecodedValues: sequence.cachesDecodedValues
+			cachesDecodedValues: sequence.cachesDecodedValues,
+			decodesToValues: sequence.decodesToValues
 		)
 	}
 }
@@ -37,7 +39,8 @@ extension Set: PlistCodecProviding where Element: Defaults.Serializable {
 		return PlistCodec(
 			encode: { set throws(SerializationError) in .object(try sequence.encode(set)) },
 			decode: { object throws(SerializationError) in Set(try sequence.decode(object)) },
-			cachesDecodedValues: sequence.cachesDecodedValues
+			cachesDecodedValues: sequence.cachesDecodedValues,
+			decodesToValues: sequence.decodesToValues
 		)
 	}
 }
@@ -74,7 +77,8 @@ extension Dictionary: PlistCodecProviding where Key: LosslessStringConvertible &
 
 				return dictionary
 			},
-			cachesDecodedValues: element.cachesDecodedValues
+			cachesDecodedValues: element.cachesDecodedValues,
+			decodesToValues: element.decodesToValues
 		)
 	}
 }
@@ -88,6 +92,10 @@ struct SequenceCodec<Element: Defaults.Serializable> {
 
 	var cachesDecodedValues: Bool {
 		element.cachesDecodedValues
+	}
+
+	var decodesToValues: Bool {
+		element.decodesToValues
 	}
 
 	/// `nil` elements are left out: a property list has no null.

@@ -30,14 +30,24 @@ struct PlistCodec<Value> {
 	*/
 	let cachesDecodedValues: Bool
 
+	/**
+	Whether what it decodes holds no class instance a caller could change, so
+	that one decoded value may be handed to every read of the same stored
+	object (``Defaults/Key``'s last read): scalars, and whatever
+	``cachesDecodedValues`` (values, not instances) says, through containers.
+	*/
+	let decodesToValues: Bool
+
 	init(
 		encode: @escaping (Value) throws(SerializationError) -> EncodedValue,
 		decode: @escaping (Any) throws(SerializationError) -> Value,
-		cachesDecodedValues: Bool = false
+		cachesDecodedValues: Bool = false,
+		decodesToValues: Bool? = nil
 	) {
 		self.encode = encode
 		self.decode = decode
 		self.cachesDecodedValues = cachesDecodedValues
+		self.decodesToValues = decodesToValues ?? cachesDecodedValues
 	}
 
 	/// Decoding through a bridge is worth remembering unless it produces a class instance.

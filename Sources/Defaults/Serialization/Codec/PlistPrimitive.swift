@@ -19,7 +19,9 @@ extension PlistPrimitive {
 				}
 
 				return value
-			}
+			},
+			// Every primitive is a value type: what a read returns cannot be changed behind the next read's back.
+			decodesToValues: true
 		)
 	}
 }

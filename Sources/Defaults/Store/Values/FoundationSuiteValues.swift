@@ -21,6 +21,11 @@ final class FoundationSuiteValues: SuiteValueStore {
 		self.identity = identity
 	}
 
+	/// Foundation's store changes without telling: every read asks it.
+	var currentVersion: UInt64 {
+		0
+	}
+
 	func entry(forKey name: String) -> SuiteEntry? {
 		guard let object = defaults.object(forKey: name) else {
 			return nil

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /**
 A suite's values, owned by the library (Linux).
@@ -27,6 +28,10 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	private let arguments: [String: Any]
 	private var effective: [String: SuiteEntry] = [:]
 	private var lastVersion: UInt64 = 0
+	/// `lastVersion`, published for reads that take no lock (``currentVersion``).
+	private let published = Atomic<UInt64>(0)
+	/// Versions are numbered across the process, so that no two states of any two suites share one.
+	private static let versions = Atomic<UInt64>(0)
 
 	init(stored: [String: PropertyListValue], arguments: [String: Any], global: [String: PropertyListValue]) {
 		self.arguments = arguments
@@ -46,6 +51,10 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 			layers.set(value.object, forKey: name, in: .stored)
 			refresh(name)
 		}
+	}
+
+	var currentVersion: UInt64 {
+		published.load(ordering: .acquiring)
 	}
 
 	func entry(forKey name: String) -> SuiteEntry? {
@@ -179,12 +188,14 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	/// Recomputes what a read of `name` finds, as a new version; returns its object. Call with the lock held.
 	@discardableResult
 	private func refresh(_ name: String) -> Any? {
+		// Every change is a new version, a removal too: a key's last read (``currentVersion``) must not outlive it.
+		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
+		defer { published.store(lastVersion, ordering: .releasing) }
 		guard let winner = layers.winner(of: name) else {
 			effective[name] = nil
 			return nil
 		}
 
-		lastVersion += 1
 		effective[name] = SuiteEntry(object: winner.object, layer: winner.layer, version: lastVersion)
 		return winner.object
 	}

@@ -49,6 +49,14 @@ protocol SuiteValueStore: AnyObject, Sendable {
 	/// What a read of `name` finds: the value of the highest ``ValueLayer`` holding one.
 	func entry(forKey name: String) -> SuiteEntry?
 
+	/**
+	The version of the store's last change to any value, unique in the process
+	(no other state of any suite has it), read without the lock; `0` when the
+	store cannot tell. A key that read this version before returns what it read
+	then (``Defaults/Key``'s last read), without asking the store again.
+	*/
+	var currentVersion: UInt64 { get }
+
 	/// Remembers what a key decoded from `version` of `name`, if that version is still current.
 	func rememberDecoded(_ decoded: AnyObject, forKey name: String, version: UInt64)
 

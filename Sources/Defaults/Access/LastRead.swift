@@ -1,0 +1,39 @@
+import Foundation
+
+/**
+The locks that guard what keys last read (``Defaults/Key``'s last read: the
+value, the suite and the suite's version it was read at).
+
+A read that finds its suite still at the version of the key's last read
+returns that value without asking the suite: no suite lock, no lookup, no
+decoding. A version is unique across the process and changes with every
+change to any layer of the suite (a write, another process's change, a
+launch argument, a forced or registered value, the global domain), so the
+first read after any change asks the suite again, and a read after a write on
+the same thread sees it. Only values no caller can change behind the next
+read are remembered (``PlistCodec/decodesToValues``), and only a value that
+decoded, or a static default (a dynamic default is called at every read).
+
+Keys share a few locks by their address rather than each holding one: a lock
+per declared key would cost allocations per key, paid by every process at
+start-up for keys it may never read. They are POSIX mutexes, which the thread
+sanitizer understands, taken for a handful of instructions.
+*/
+enum LastReadLocks {
+	private static let count = 64
+	nonisolated(unsafe) private static let mutexes: UnsafeMutablePointer<pthread_mutex_t> = {
+		let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
+		for index in 0..<count {
+			pthread_mutex_init(mutexes + index, nil)
+		}
+
+		return mutexes
+	}()
+
+	/// The mutex that guards `key`'s last read.
+	@inline(__always)
+	static func mutex(for key: AnyObject) -> UnsafeMutablePointer<pthread_mutex_t> {
+		// The low bits of an object's address are alignment: the stripe comes from the ones above.
+		mutexes + (Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(key)) >> 5) & (count - 1))
+	}
+}
