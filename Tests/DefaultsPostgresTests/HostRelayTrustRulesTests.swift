@@ -88,7 +88,7 @@ struct HostRelayTrustRulesTests {
 
 	@Test("a lock file that is a FIFO or a link is set aside by the next election, which then leads; a link's target is never made")
 	func damagedLockFile() throws {
-		for kind in ["fifo", "link", "foreign mode"] {
+		for kind in ["fifo", "link", "foreign mode", "hard link"] {
 			let folder = try RelayRulesFolder()
 			let files = HostRelayFiles(folder: folder.url)
 			let target = folder.url.appendingPathComponent("elsewhere")
@@ -97,6 +97,10 @@ struct HostRelayTrustRulesTests {
 				#expect(mkfifo(files.leaderLock.path, 0o600) == 0)
 			case "link":
 				#expect(symlink(target.path, files.leaderLock.path) == 0)
+			case "hard link":
+				// Written in place by its leader: through another name, it would write someone's file.
+				#expect(FileManager.default.createFile(atPath: target.path, contents: Data("someone's".utf8), attributes: [.posixPermissions: 0o600]))
+				#expect(link(target.path, files.leaderLock.path) == 0)
 			default:
 				#expect(FileManager.default.createFile(atPath: files.leaderLock.path, contents: Data(), attributes: [.posixPermissions: 0o666]))
 				chmod(files.leaderLock.path, 0o666)
@@ -105,11 +109,31 @@ struct HostRelayTrustRulesTests {
 			let leadership = HostRelayLeadership(lockFile: files.leaderLock)
 			#expect(leadership.tryToLead() == nil, "\(kind): the first attempt sets it aside")
 			#expect(leadership.tryToLead() != nil, "\(kind): the next one leads")
-			#expect(!FileManager.default.fileExists(atPath: target.path), "\(kind): the link's target was made")
+			if kind == "hard link" {
+				#expect(FileManager.default.contents(atPath: target.path) == Data("someone's".utf8), "\(kind): written through")
+			} else {
+				#expect(!FileManager.default.fileExists(atPath: target.path), "\(kind): the link's target was made")
+			}
 			let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("leader.unreadable-") }
 			#expect(kept.count == 1, "\(kind): \(kept)")
 			leadership.resign()
 		}
+	}
+
+	@Test("temporaries of writers that are gone are removed; a running writer's are kept")
+	func abandonedTemporaries() throws {
+		let folder = try RelayRulesFolder()
+		let files = HostRelayFiles(folder: folder.url)
+		// A process id no process has: above the kernel's limit.
+		let gone = folder.url.appendingPathComponent(".outbox-1-x.plist.4194305.77.tmp")
+		let running = folder.url.appendingPathComponent(".mirror.plist.\(getppid()).78.tmp")
+		for url in [gone, running] {
+			try Data().write(to: url)
+		}
+
+		files.removeAbandonedTemporaries()
+		#expect(!FileManager.default.fileExists(atPath: gone.path))
+		#expect(FileManager.default.fileExists(atPath: running.path))
 	}
 
 	@Test("a removed folder is made again, private to the user; a folder others may write to is a trust problem")

@@ -140,5 +140,6 @@ extension HostRelayFiles {
 		return []
 		#endif
 	}
+
 }
 #endif

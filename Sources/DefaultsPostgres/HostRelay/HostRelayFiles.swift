@@ -90,6 +90,33 @@ struct HostRelayFiles: Sendable {
 		return HostRelayLocation.trustProblem(of: folder)
 	}
 
+	/// Temporaries older than this are removed even when a process with the writer's id runs: the id was reused.
+	static let abandonedTemporaryAge: TimeInterval = 60
+
+	/**
+	Removes the temporary files (`.<name>.<pid>.<random>.tmp`) of writers that
+	were killed between writing and renaming: once the writer has exited, or
+	the file is older than ``abandonedTemporaryAge``. A writer stopped that long
+	finds its temporary gone when it resumes, and writes again.
+	*/
+	func removeAbandonedTemporaries() {
+		#if canImport(Glibc)
+		for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+			let parts = name.split(separator: ".")
+			guard parts.count >= 4, let writer = pid_t(parts[parts.count - 3]) else {
+				continue
+			}
+
+			let path = folder.appendingPathComponent(name).path
+			var status = stat()
+			let age = lstat(path, &status) == 0 ? Date().timeIntervalSince1970 - TimeInterval(status.st_mtim.tv_sec) : 0
+			if writer != getpid(), kill(writer, 0) != 0 && errno == ESRCH || age > Self.abandonedTemporaryAge {
+				unlink(path)
+			}
+		}
+		#endif
+	}
+
 	/// The term `leader.lock` names: the current leader's, or the last one's when none leads now; `nil` when
 	/// there is none, or the file is not one the relay trusts (the next election sets it aside).
 	func currentTerm() -> String? {

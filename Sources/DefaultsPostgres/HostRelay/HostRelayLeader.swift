@@ -54,6 +54,10 @@ struct HostRelayLeader: Sendable {
 			wake.yield()
 		}
 		let problems = Locked<String?>(nil)
+		/// What the outbox held that could not be published, reported once while it stays (the files wait for a publication that works).
+		let outboxProblems = Locked<Set<String>>([])
+		// Left by writers killed between writing and renaming: nobody else removes them.
+		files.removeAbandonedTemporaries()
 		/// When the current round of work began; `nil` between rounds.
 		let roundStart = Locked<ContinuousClock.Instant?>(nil)
 		let hungAfter = options.operationTimeout + HostRelay.electionInterval
@@ -114,7 +118,7 @@ struct HostRelayLeader: Sendable {
 					defer { roundStart.withLock { $0 = nil } }
 
 					if work.outbox || work.read {
-						await publishWaiting(problems: problems)
+						await publishWaiting(problems: problems, outboxProblems: outboxProblems)
 					}
 
 					// A reading problem the copy still shows is read away now, not at the next notice.
@@ -140,14 +144,19 @@ struct HostRelayLeader: Sendable {
 	stay for the next attempt. Damaged outbox files and entries stamped beyond
 	any real clock are reported here, by the leader.
 	*/
-	private func publishWaiting(problems: Locked<String?>) async {
+	private func publishWaiting(problems: Locked<String?>, outboxProblems: Locked<Set<String>>) async {
 		// Nothing from a folder that stopped being trustworthy: the next beat ends the lead.
 		guard HostRelayLocation.trustProblem(of: files.folder) == nil else {
 			return
 		}
 
 		let waiting = files.waitingEntries(now: HybridLogicalClock.systemMilliseconds())
-		for problem in waiting.problems {
+		let current = Set(waiting.problems)
+		let new = outboxProblems.withLock { reported in
+			defer { reported = current }
+			return current.subtracting(reported)
+		}
+		for problem in waiting.problems where new.contains(problem) {
 			DiagnosticReporter.report(.syncFailed, key: nil, problem)
 		}
 

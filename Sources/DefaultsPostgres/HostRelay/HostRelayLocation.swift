@@ -107,6 +107,11 @@ enum HostRelayLocation {
 			return "belongs to another user or others may write to it"
 		}
 
+		// Read-only (a remount, a chmod): nobody can lead in it, so each process connects on its own.
+		guard access(folder.path, W_OK | X_OK) == 0 else {
+			return "cannot be written (\(String(cString: strerror(errno))))"
+		}
+
 		var parent = stat()
 		guard stat(folder.deletingLastPathComponent().path, &parent) == 0 else {
 			return "has a parent that cannot be examined"

@@ -40,6 +40,11 @@ enum RelayFile {
 			return "is not a regular file (a FIFO, a device, a folder)"
 		}
 
+		// Another name for the file would be written through (the lock file is written in place).
+		guard status.st_nlink <= 1 else {
+			return "has other names (a hard link)"
+		}
+
 		guard status.st_uid == geteuid() else {
 			return "belongs to another user (uid \(status.st_uid))"
 		}
@@ -67,7 +72,8 @@ enum RelayFile {
 			}
 
 			let reason = error == ELOOP ? "is a symbolic link" : "cannot be opened (\(String(cString: strerror(error))))"
-			throw Failure(path: url.path, reason: reason, isDamaged: ![EMFILE, ENFILE, ENOMEM, EINTR, ENOSPC, EDQUOT].contains(error))
+			// A folder that cannot be written (read-only, permissions) is not a damaged file: nothing set aside would help.
+			throw Failure(path: url.path, reason: reason, isDamaged: ![EMFILE, ENFILE, ENOMEM, EINTR, ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(error))
 		}
 
 		var status = stat()
@@ -129,7 +135,8 @@ enum RelayFile {
 		let temporary = TemporaryFileName.make(for: url)
 		let descriptor = Glibc.open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
 		guard descriptor >= 0 else {
-			throw Failure(path: temporary.path, reason: "cannot be created (\(String(cString: strerror(errno))))", isDamaged: false)
+			// Named by the file it replaces: each attempt's temporary name is new, its cause is not.
+			throw Failure(path: url.path, reason: "cannot be written (\(String(cString: strerror(errno))))", isDamaged: false)
 		}
 
 		var isRenamed = false
@@ -160,7 +167,7 @@ enum RelayFile {
 		let synced = written && fsync(descriptor) == 0
 		close(descriptor)
 		guard synced else {
-			throw Failure(path: temporary.path, reason: "cannot be written (\(reason ?? String(cString: strerror(errno))))", isDamaged: false)
+			throw Failure(path: url.path, reason: "cannot be written (\(reason ?? String(cString: strerror(errno))))", isDamaged: false)
 		}
 
 		guard isCurrent() else {
