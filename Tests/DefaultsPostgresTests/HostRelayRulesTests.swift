@@ -138,16 +138,4 @@ struct HostRelayRulesTests {
 	}
 }
 
-/// A private folder for relay files, removed after the test.
-private final class TemporaryRelayFolder {
-	let url = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-relay-rules-\(UUID().uuidString)")
-
-	init() throws {
-		try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-	}
-
-	deinit {
-		try? FileManager.default.removeItem(at: url)
-	}
-}
 #endif

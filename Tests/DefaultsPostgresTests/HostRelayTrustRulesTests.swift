@@ -18,7 +18,7 @@ struct HostRelayTrustRulesTests {
 
 	@Test("a relay file is read only as a regular file of this user that no one else may write, within the size limit; anything else is damaged")
 	func readOnlyTrustedFiles() throws {
-		let folder = try RelayRulesFolder()
+		let folder = try TemporaryRelayFolder()
 		let url = folder.url.appendingPathComponent("mirror.plist")
 		#expect(try RelayFile.read(url) == nil, "no file")
 		try RelayFile.write(["term": .string("t")], to: url)
@@ -52,7 +52,7 @@ struct HostRelayTrustRulesTests {
 
 	@Test("a damaged file is moved aside with the suite files' naming, kept for the user; the message names it")
 	func setAside() throws {
-		let folder = try RelayRulesFolder()
+		let folder = try TemporaryRelayFolder()
 		let url = folder.url.appendingPathComponent("mirror.plist")
 		#expect(mkfifo(url.path, 0o600) == 0)
 		let damaged = try #require(failure(reading: url))
@@ -64,7 +64,7 @@ struct HostRelayTrustRulesTests {
 
 	@Test("outbox files: only `outbox-<pid>-<random>.plist`; a damaged one is set aside, an entry stamped beyond any real clock is left out, both named")
 	func outboxTrust() throws {
-		let folder = try RelayRulesFolder()
+		let folder = try TemporaryRelayFolder()
 		let files = HostRelayFiles(folder: folder.url)
 		#expect(HostRelayFiles.isOutboxFile("outbox-12-0b7c.plist"))
 		#expect(!HostRelayFiles.isOutboxFile("outbox-12-0b7c.unreadable-20261128T060000.000.plist"), "a file set aside")
@@ -89,7 +89,7 @@ struct HostRelayTrustRulesTests {
 	@Test("a lock file that is a FIFO or a link is set aside by the next election, which then leads; a link's target is never made")
 	func damagedLockFile() throws {
 		for kind in ["fifo", "link", "foreign mode", "hard link"] {
-			let folder = try RelayRulesFolder()
+			let folder = try TemporaryRelayFolder()
 			let files = HostRelayFiles(folder: folder.url)
 			let target = folder.url.appendingPathComponent("elsewhere")
 			switch kind {
@@ -122,7 +122,7 @@ struct HostRelayTrustRulesTests {
 
 	@Test("temporaries of writers that are gone are removed; a running writer's are kept")
 	func abandonedTemporaries() throws {
-		let folder = try RelayRulesFolder()
+		let folder = try TemporaryRelayFolder()
 		let files = HostRelayFiles(folder: folder.url)
 		// A process id no process has: above the kernel's limit.
 		let gone = folder.url.appendingPathComponent(".outbox-1-x.plist.4194305.77.tmp")
@@ -138,7 +138,7 @@ struct HostRelayTrustRulesTests {
 
 	@Test("a removed folder is made again, private to the user; a folder others may write to is a trust problem")
 	func folderIsPreparedAndChecked() throws {
-		let folder = try RelayRulesFolder()
+		let folder = try TemporaryRelayFolder()
 		let relay = folder.url.appendingPathComponent("defaults-relay/postgres-x", isDirectory: true)
 		let files = HostRelayFiles(folder: relay)
 		#expect(files.prepareFolder() == nil)
@@ -153,7 +153,7 @@ struct HostRelayTrustRulesTests {
 
 	@Test("the leader's reading and publishing problems are relayed apart: each clears only when its own operation works")
 	func problemsPerOperation() throws {
-		let folder = try RelayRulesFolder()
+		let folder = try TemporaryRelayFolder()
 		let files = HostRelayFiles(folder: folder.url)
 		let leadership = HostRelayLeadership(lockFile: files.leaderLock)
 		defer { leadership.resign() }
@@ -177,7 +177,7 @@ struct HostRelayTrustRulesTests {
 
 	@Test("a damaged mirror is set aside by the leader's next edit and rebuilt")
 	func damagedMirrorRebuilt() throws {
-		let folder = try RelayRulesFolder()
+		let folder = try TemporaryRelayFolder()
 		let files = HostRelayFiles(folder: folder.url)
 		let leadership = HostRelayLeadership(lockFile: files.leaderLock)
 		defer { leadership.resign() }
@@ -209,16 +209,4 @@ struct HostRelayTrustRulesTests {
 	}
 }
 
-/// A private folder for relay files, removed after the test.
-private final class RelayRulesFolder {
-	let url = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-relay-trust-\(UUID().uuidString)")
-
-	init() throws {
-		try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-	}
-
-	deinit {
-		try? FileManager.default.removeItem(at: url)
-	}
-}
 #endif
