@@ -21,7 +21,7 @@ final class PostgresDirectStore: Sendable {
 	/// Tells this store's own notifications apart from other processes' ones.
 	private let origin = UUID().uuidString
 	private let subscribers = Locked<[UUID: AsyncStream<Set<String>>.Continuation]>([:])
-	private let retry: Locked<(backoff: Backoff, isScheduled: Bool)>
+	private let retry: Locked<Retry>
 	/// Whether the last full read found rows: a namespace that empties is reported once.
 	private let heldRows = Locked(false)
 
@@ -29,7 +29,7 @@ final class PostgresDirectStore: Sendable {
 		self.namespace = namespace
 		database = try PostgresSyncDatabase(configuration: configuration, table: PostgresSyncTable(schema: options.schema, name: options.table), options: options)
 		client = Task.detached { [database] in await database.client.run() }
-		retry = Locked((Backoff(initial: options.reconnectDelay, maximum: options.maximumReconnectDelay), false))
+		retry = Locked(Retry(backoff: Backoff(initial: options.reconnectDelay, maximum: options.maximumReconnectDelay)))
 	}
 
 	deinit {
@@ -41,7 +41,7 @@ final class PostgresDirectStore: Sendable {
 	}
 
 	func entries() async throws -> [String: Defaults.RemoteEntry] {
-		let (entries, rows) = try await perform { [namespace] database in try await database.entries(namespace: namespace) }
+		let (entries, rows) = try await perform(.reading) { [namespace] database in try await database.entries(namespace: namespace) }
 		let wasHeld = heldRows.withLock { held in
 			defer { held = rows > 0 }
 			return held
@@ -111,7 +111,7 @@ final class PostgresDirectStore: Sendable {
 
 	/// Offers `rows` in one statement; returns the keys the table took, after noticing those it holds newer.
 	private func offer(_ rows: [PostgresSyncRow], of entries: [String: Defaults.RemoteEntry]) async throws -> Set<String> {
-		let (applied, refused) = try await perform { [rows, namespace, origin] database in
+		let (applied, refused) = try await perform(.publishing) { [rows, namespace, origin] database in
 			let applied = try await database.publish(rows, namespace: namespace, origin: origin)
 			let refused = rows.filter { !applied.contains($0.key) }
 			if !refused.isEmpty {
@@ -146,7 +146,7 @@ final class PostgresDirectStore: Sendable {
 	/// Reads again the keys the table refused to take: a newer entry there is a conflict this device lost.
 	/// It is reported, and announced on the change feeds, so the synchroniser adopts it (and its clock moves past it).
 	private func noticeRefusals(of offered: [String: Defaults.RemoteEntry]) async throws {
-		let (stored, _) = try await perform { [namespace] database in try await database.entries(namespace: namespace, keys: Array(offered.keys)) }
+		let (stored, _) = try await perform(.publishing) { [namespace] database in try await database.entries(namespace: namespace, keys: Array(offered.keys)) }
 		var lost: Set<String> = []
 		for (key, entry) in offered.sorted(by: { $0.key < $1.key }) {
 			guard let newer = stored[key], newer.timestamp > entry.timestamp else {
@@ -188,13 +188,37 @@ final class PostgresDirectStore: Sendable {
 		return stream
 	}
 
-	/// Runs a database operation; after a failure, the change feeds announce "anything may have changed"
-	/// once a backoff has passed, so the synchroniser reads again and republishes what did not arrive.
+	/// What a database operation does, for the backoff: an outage ends when every kind that failed works again.
+	enum OperationKind: Sendable {
+		case reading
+		case publishing
+	}
+
+	/// The retries after failures: their backoff, whether one is scheduled, and which kinds of operation fail now.
+	private struct Retry {
+		var backoff: Backoff
+		var isScheduled = false
+		var failing: Set<OperationKind> = []
+	}
+
+	/**
+	Runs a database operation of `kind`; after a failure, the change feeds
+	announce "anything may have changed" once a backoff has passed, so the
+	synchroniser reads again and republishes what did not arrive. The backoff
+	starts again only once every kind that failed works: a table that can be
+	read but not written (a trigger, a read-only standby) is retried less and
+	less often, not at every read that works.
+	*/
 	@discardableResult
-	private func perform<Value: Sendable>(_ operation: @escaping @Sendable (PostgresSyncDatabase) async throws -> Value) async throws -> Value {
+	private func perform<Value: Sendable>(_ kind: OperationKind, _ operation: @escaping @Sendable (PostgresSyncDatabase) async throws -> Value) async throws -> Value {
 		do {
 			let value = try await database.run(operation)
-			retry.withLock { $0.backoff.reset() }
+			retry.withLock { retry in
+				retry.failing.remove(kind)
+				if retry.failing.isEmpty {
+					retry.backoff.reset()
+				}
+			}
 			return value
 		} catch {
 			// A row the table cannot hold fails again however often it is retried: only outages are.
@@ -202,6 +226,7 @@ final class PostgresDirectStore: Sendable {
 				throw error
 			}
 
+			retry.withLock { _ = $0.failing.insert(kind) }
 			scheduleRetry()
 			throw error
 		}

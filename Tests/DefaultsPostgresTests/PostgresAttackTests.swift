@@ -191,6 +191,29 @@ extension PostgresTests {
 			})
 		}
 
+		@Test("a table that can be read but not written is retried less and less often, not at every read that works, and takes the write once it can")
+		func readableButNotWritableTableBacksOff() async throws {
+			let table = OwnTable()
+			let device = try table.device("laptop")
+			device.value = "one"
+			await device.settle()
+			try await table.execute("CREATE FUNCTION $T_refuse() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RAISE EXCEPTION ''refused by a trigger''; END'")
+			try await table.execute("CREATE TRIGGER refuse BEFORE INSERT OR UPDATE ON $T FOR EACH ROW EXECUTE FUNCTION $T_refuse()")
+
+			let collected = try await collectingDiagnostics {
+				device.value = "two"
+				try await Task.sleep(for: .seconds(3))
+				try await table.execute("DROP TRIGGER refuse ON $T")
+				return try await eventually(timeout: .seconds(10)) { try await table.store().entries()["theme"]?.value == "two" }
+			}
+
+			#expect(collected.result, "the write did not land once the table could take it")
+			let recovery = try #require(collected.diagnostics.first { $0.message.contains("publishing to the remote works again after") }, "\(collected.diagnostics)")
+			let failures = recovery.message.split(separator: " ").drop { $0 != "after" }.dropFirst().first.flatMap { Int($0) } ?? 0
+			// From 50 ms doubling to 500 ms over 3 s: about 10 attempts. Restarting at 50 ms after every read that works: 40 or more.
+			#expect((1...20).contains(failures), "\(failures) failed publications in 3 s: \(recovery.message)")
+		}
+
 		@Test("processes of one host (one machine ID) writing one key at once agree; the stamp carries the device name and a process tag")
 		func processesOfOneHost() async throws {
 			let trials = TestEnvironment.count("DEFAULTS_PG_TRIALS", default: 3)
