@@ -372,7 +372,10 @@ final class HostRelay: Sendable {
 
 				// Looked at before the copy: the leader adds what it published to the copy before it removes the file. (A file
 				// this process replaced by a later hand-over is not waited for: that one holds its entries, as new or newer.)
-				let isFileGone = file.map { file in RelayFile.identity(of: file) == nil && state.withLock { $0.handed[file] != nil } } ?? false
+				// Gone and kept aside, not published (a leader that consumed it before its first read of the table leaves no copy aside).
+				let isFileGone = file.map { file in
+					RelayFile.identity(of: file) == nil && state.withLock { $0.handed[file] != nil } && files.isSetAside(file)
+				} ?? false
 				do {
 					if let mirror = try files.mirror(of: term ?? files.currentTerm()) {
 						damage = nil

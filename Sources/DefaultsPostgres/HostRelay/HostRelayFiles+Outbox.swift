@@ -141,5 +141,11 @@ extension HostRelayFiles {
 		#endif
 	}
 
+
+	/// Whether `file` was moved aside as damaged (``RelayFile/setAside(_:)``): a copy named after it is in the folder.
+	func isSetAside(_ file: URL) -> Bool {
+		let base = file.deletingPathExtension().lastPathComponent
+		return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains { $0.hasPrefix(base + ".") && $0.contains(".unreadable-") }
+	}
 }
 #endif
