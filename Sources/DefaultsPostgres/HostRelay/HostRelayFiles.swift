@@ -134,12 +134,6 @@ struct HostRelayFiles: Sendable {
 
 	// MARK: Written by the leader
 
-	/// What the leader does: read the table, or publish to it.
-	enum Operation: Sendable {
-		case reading
-		case publishing
-	}
-
 	/**
 	After a full read that began at `sequence`: the mirror becomes `entries`,
 	and the reading problem is cleared. An entry published after the read
@@ -203,7 +197,7 @@ struct HostRelayFiles: Sendable {
 	}
 
 	/// Records what stops the leader's `operation` now, keeping what it last read in this term.
-	func recordProblem(_ problem: Defaults.PostgresRemoteStoreError, of operation: Operation, term: String) throws(RelayFile.Failure) {
+	func recordProblem(_ problem: Defaults.PostgresRemoteStoreError, of operation: PostgresDirectStore.OperationKind, term: String) throws(RelayFile.Failure) {
 		try updateMirror(term: term) { mirror in
 			switch operation {
 			case .reading:

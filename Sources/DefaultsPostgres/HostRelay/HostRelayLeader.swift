@@ -194,7 +194,7 @@ struct HostRelayLeader: Sendable {
 		}
 	}
 
-	private func record(_ problem: Defaults.PostgresRemoteStoreError, of operation: HostRelayFiles.Operation, problems: Locked<String?>) {
+	private func record(_ problem: Defaults.PostgresRemoteStoreError, of operation: PostgresDirectStore.OperationKind, problems: Locked<String?>) {
 		// Stopped leading (the store is gone): the work was cut short, nothing failed.
 		guard !Task.isCancelled else {
 			return
