@@ -28,7 +28,7 @@ import Synchronization
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
 //   write-block, write-signal-threads, write-exit-later, write-flush-loop, fork-pending  see ProcessCommands.swift
 //   migrate                            see MigrationCommands.swift
-//   write-data-when, raw-first         see MergeCommands.swift
+//   write-data-when, raw-first, raw-then-write, flush-then-raw  see MergeCommands.swift
 //   isolated-writes                    see IsolationCommands.swift
 //   delete-file SUITE                  deletes the suite's file, as `rm` does
 //   corrupt-and-flush SUITE ROUNDS     per round: under the suite's lock, if the file is readable, replaces it with unique
@@ -150,7 +150,7 @@ case "migrate":
 case "write-block", "write-signal-threads", "write-exit-later", "write-flush-loop", "fork-pending", "fork-worker":
 	runProcessCommand(arguments)
 
-case "write-data-when", "raw-first":
+case "write-data-when", "raw-first", "raw-then-write", "flush-then-raw":
 	runMergeCommand(arguments)
 
 case "read-arguments":
