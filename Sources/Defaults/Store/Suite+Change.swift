@@ -10,35 +10,30 @@ extension Suite {
 	}
 
 	/**
-	Applies one change, records it for the file and for sync, and tells the
-	key's observers: before it (those that asked) and after it.
+	Applies one change, has the suite's backing admit and record it
+	(``SuiteBacking``), records it for sync, and tells the key's observers:
+	before it (those that asked) and after it.
 
 	The write itself costs a few lookups whatever the size of the suite, and a
 	walk of the new value to measure it; with nobody observing, nothing else
 	is read. A write that would pass the suite's size budget is refused before
 	anything changes (see ``Defaults/SizeBudget``); `isWithinBudget`: a change
-	of a commit checked as a whole and counted already (``reserveUnfiled(_:)``),
-	recorded as made without a check of its own. Returns whether the change was made (`false`:
-	refused, with a diagnostic).
+	of a commit checked as a whole and counted already (``UnfiledBacking``),
+	recorded as made without a check of its own. Returns whether the change
+	was made (`false`: refused, with a diagnostic).
 	*/
 	@discardableResult
 	func change(_ name: String, to newObject: Any?, origin: ChangeOrigin, isWithinBudget: Bool = false) -> Bool {
+		let backing = backing
 		let observers = observers.observers(of: name)
-		if observers.contains(where: \.wantsPrior), !isForcedLocalWrite(name, origin: origin), isWithinBudget || !isRefusedBySize(name, to: newObject) {
-			let prior = RawChange(name: name, oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
-			for observer in observers where observer.wantsPrior {
-				observer.deliver(prior)
-			}
+		if observers.contains(where: \.wantsPrior) {
+			announce(name, to: newObject, origin: origin, isWithinBudget: isWithinBudget, to: observers, backing: backing)
 		}
 
-		let file = file
-		if file == nil {
-			prepareSizeAccount()
-		}
-
+		backing.prepareToAdmit()
 		var admission: WriteAdmission?
 		let applied = values.apply(newObject, to: name) { value, isForced in
-			let decided = admit(name, to: value, isForced: isForced, origin: origin, isWithinBudget: isWithinBudget, file: file)
+			let decided = admit(name, to: value, isForced: isForced, origin: origin, isWithinBudget: isWithinBudget, backing: backing)
 			admission = decided
 			return decided.isAccepted
 		}
@@ -48,7 +43,7 @@ extension Suite {
 			return false
 		}
 
-		file?.perform(flush)
+		backing.perform(flush)
 		if let warning {
 			DiagnosticReporter.report(warning)
 		}
@@ -65,6 +60,18 @@ extension Suite {
 		return true
 	}
 
+	/// Tells the observers that asked for it that `name` is about to change, unless the write will be refused (forced, or past the size budget).
+	private func announce(_ name: String, to newObject: Any?, origin: ChangeOrigin, isWithinBudget: Bool, to observers: [ObserverTable.Observer], backing: any SuiteBacking) {
+		guard !isForcedLocalWrite(name, origin: origin), isWithinBudget || !backing.wouldRefuse(name, to: newObject.flatMap(PropertyListValue.init)) else {
+			return
+		}
+
+		let prior = RawChange(name: name, oldObject: values.entry(forKey: name)?.object, newObject: newObject, isPrior: true)
+		for observer in observers where observer.wantsPrior {
+			observer.deliver(prior)
+		}
+	}
+
 	/// Whether a write of `name` from `origin` would be refused because an administrator forces it; asked only when a prior notification is due, as the write itself checks under the values' lock.
 	private func isForcedLocalWrite(_ name: String, origin: ChangeOrigin) -> Bool {
 		origin == .local && values.entry(forKey: name)?.layer == .forced
@@ -78,10 +85,10 @@ extension Suite {
 	comes just before the change's, both after the fact).
 	*/
 	func applyExternalChanges(_ changes: [String: Any?]) -> [ChangeNotification] {
-		let file = file
+		let backing = backing
 		var notifications: [ChangeNotification] = []
 		for (name, newObject) in changes {
-			let applied = values.apply(newObject, to: name) { _, _ in !(file?.isPending(name) ?? false) }
+			let applied = values.apply(newObject, to: name) { _, _ in !backing.isPending(name) }
 			guard let applied else {
 				continue
 			}

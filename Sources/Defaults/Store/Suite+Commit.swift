@@ -10,74 +10,15 @@ extension Suite {
 	With a file (Linux) the decision is taken under the inter-process lock and
 	the changes are written in one atomic replace; without one (Apple
 	platforms, in-memory suites, a suite whose file cannot be determined) they
-	are applied one by one, as writes would be. A commit that would pass the
-	suite's size budget throws ``Defaults/PersistenceError/sizeBudgetExceeded(key:size:budget:)``
-	and changes nothing; one that crosses its warning size reports it once, as
-	a write does.
+	are applied one by one, as writes would be (``SuiteBacking/commit(_:in:)``).
+	A commit that would pass the suite's size budget throws
+	``Defaults/PersistenceError/sizeBudgetExceeded(key:size:budget:)`` and
+	changes nothing; one that crosses its warning size reports it once, as a
+	write does.
 	*/
 	@discardableResult
 	func commit(_ decide: @escaping SuiteFile.CommitDecision) throws(Defaults.PersistenceError) -> [String: PropertyListValue?] {
-		let committed: [String: PropertyListValue?]
-		if let file {
-			var previous: [String: PropertyListValue] = [:]
-			committed = try file.commit { stored in
-				let changes = decide(stored)
-				previous = [:]
-				for name in changes.keys {
-					previous[name] = stored[name]
-				}
-
-				return changes
-			}
-			if let warning = sizeWarning(afterCommitting: committed, to: file, over: previous) {
-				DiagnosticReporter.report(warning)
-			}
-		} else {
-			var current: [String: PropertyListValue] = [:]
-			for name in values.storedNames() {
-				current[name] = values.ownObject(forKey: name).flatMap(PropertyListValue.init)
-			}
-
-			committed = decide(current)
-			try applyWithoutFile(committed)
-			return committed
-		}
-
-		for (name, value) in committed {
-			syncLink?.recordLocalChange(name, to: value?.object, in: self)
-		}
-
-		return committed
-	}
-
-	/**
-	Applies a commit's changes to a suite without a file, one by one, as writes
-	would be, all or none of them as far as the size budget goes: checked as a
-	whole and counted at once before the first is applied (a write racing them
-	is measured with all of them), so none is checked again on its own.
-	*/
-	private func applyWithoutFile(_ changes: [String: PropertyListValue?]) throws(Defaults.PersistenceError) {
-		guard !changes.isEmpty else {
-			return
-		}
-
-		let reservation: Int
-		let sizeWarning: Defaults.Diagnostic?
-		switch reserveUnfiled(changes) {
-		case .refused(let violation):
-			throw violation.persistenceError(path: displayName)
-		case .reserved(let id, let warning):
-			(reservation, sizeWarning) = (id, warning)
-		}
-
-		for (name, value) in changes {
-			let applied = change(name, to: value?.object, origin: .local, isWithinBudget: true)
-			releaseUnfiled(name, of: reservation, applied: applied)
-		}
-
-		if let sizeWarning {
-			DiagnosticReporter.report(sizeWarning)
-		}
+		try backing.commit(decide, in: self)
 	}
 
 	/**

@@ -99,14 +99,14 @@ extension Suite {
 
 	private static func make(identity: SuiteIdentity, defaults: UserDefaults, fileSystem: (any PreferencesFileSystem)?, foundationBacked: Bool) -> Suite {
 		if case .inMemory = identity {
-			return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), persistence: .memoryOnly)
+			return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), unfiled: .memoryOnly)
 		}
 
 		#if canImport(Darwin)
-		return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), persistence: .daemon)
+		return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), unfiled: .daemon)
 		#else
 		if foundationBacked {
-			return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), persistence: .daemon)
+			return Suite(identity: identity, defaults: defaults, values: FoundationSuiteValues(defaults, identity: identity), unfiled: .daemon)
 		}
 
 		// Foundation parsed the launch arguments (`-name value`) into this domain: they are the same for every suite.
@@ -127,7 +127,7 @@ extension Suite {
 			)
 		} catch {
 			let values = OwnedSuiteValues(stored: [:], arguments: arguments, global: global)
-			return Suite(identity: identity, defaults: defaults, values: values, persistence: .unavailable(error))
+			return Suite(identity: identity, defaults: defaults, values: values, unfiled: .unavailable(error))
 		}
 		#endif
 	}
@@ -141,19 +141,7 @@ extension Suite {
 			}
 		}
 
-		guard let file else {
-			if case .unavailable(let error) = persistenceState {
-				DiagnosticReporter.report(.persistenceFailed, key: nil, "changes to this suite stay in memory: \(error)")
-			}
-
-			return
-		}
-
-		administrator?.watch()
-		ExitFlush.install()
-		TerminationSignalFlush.install()
-		FileChangeWatcher.shared.watch(file)
-		GlobalDomain.shared.watch()
+		backing.start()
 	}
 }
 

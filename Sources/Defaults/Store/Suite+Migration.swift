@@ -29,6 +29,6 @@ extension Suite {
 
 		threadValues[marker] = true
 		defer { threadValues[marker] = nil }
-		return try persistenceState.withMigrationLock(turns: migrationTurns, body)
+		return try backing.withMigrationLock(body)
 	}
 }

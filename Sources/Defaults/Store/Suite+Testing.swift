@@ -31,7 +31,7 @@ extension Suite {
 
 		let replacement = SuiteFile(url: current.url, domainName: current.domainName, suite: self, fileSystem: fileSystem)
 		replacement.sizeBudget = current.sizeBudget
-		persistence.withLock { $0 = .file(replacement) }
+		replaceBacking(with: replacement)
 		FileChangeWatcher.shared.watch(replacement)
 	}
 }

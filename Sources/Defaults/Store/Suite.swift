@@ -23,8 +23,9 @@ let volume = suite.values.entry(forKey: "volume")?.object
 
 Each part has its own lock, held only inside that part's methods. Locks nest
 in one order: the file's flush lock, the inter-process file lock, the values
-lock, the file's state lock (a write records its pending change for the file
-under the values lock); the observer table's lock is never held with the
+lock, the backing's own lock (the file's state lock, or an unfiled backing's
+size account: a write's admission and pending change are recorded under the
+values lock); the observer table's lock is never held with the
 values lock. No user code runs under any of them.
 */
 package final class Suite: Sendable {
@@ -36,27 +37,24 @@ package final class Suite: Sendable {
 	// `UserDefaults` is documented as thread-safe, though not marked `Sendable`.
 	nonisolated(unsafe) let defaults: UserDefaults
 
-	/// How the suite's changes become durable; replaced only by tests (``install(_:)``).
-	let persistence: Locked<SuiteBacking>
-	/// Migrations of a suite without a file take turns within the process (a file has an inter-process lock for that).
-	let migrationTurns = NSLock()
+	/// How the suite's changes become durable, chosen when the suite is made; replaced only by tests (``install(_:)``).
+	private let persistence: Locked<any SuiteBacking>
 	/// The administrator's layers of the suite's domain (Linux, suites with a file); set once, while the suite is made.
 	private let administratorLayers = Locked<AdministratorLayers?>(nil)
 	private let sync = Locked(SyncAttachment())
 	private let reportedUndecodable = Locked<[String: Int]>([:])
-	/// The size budget of a suite without a file (a file keeps its own, under its state lock); measured at the first write.
-	let unfiledSize = Locked(SuiteSizeAccount(budget: .platformDefault, hardLimit: nil))
 
 	private struct SyncAttachment {
 		weak var link: (any SuiteSyncLink)?
 		var ledger: SyncLedger?
 	}
 
-	init(identity: SuiteIdentity, defaults: UserDefaults, values: any SuiteValueStore, persistence: SuiteBacking) {
+	/// A suite without a file: its changes stay in memory, or (`.daemon`) Foundation's copy persists them.
+	init(identity: SuiteIdentity, defaults: UserDefaults, values: any SuiteValueStore, unfiled kind: UnfiledBacking.Kind) {
 		self.identity = identity
 		self.defaults = defaults
 		self.values = values
-		self.persistence = Locked(persistence)
+		self.persistence = Locked(UnfiledBacking(kind, values: values, defaults: defaults, displayName: identity.displayName))
 	}
 
 	/**
@@ -73,39 +71,45 @@ package final class Suite: Sendable {
 		global: [String: PropertyListValue]
 	) {
 		let values = OwnedSuiteValues(stored: [:], arguments: arguments, global: global)
-		self.init(identity: identity, defaults: defaults, values: values, persistence: .memoryOnly)
+		// In memory for as long as it takes to read the file, which needs the suite it belongs to.
+		self.init(identity: identity, defaults: defaults, values: values, unfiled: .memoryOnly)
 		administratorLayers.withLock { $0 = AdministratorLayers(domain: domainName, suite: self, values: values) }
 		let file = SuiteFile(url: url, domainName: domainName, suite: self, fileSystem: fileSystem)
 		values.startStored(from: file.lastKnownContents)
-		persistence.withLock { $0 = .file(file) }
+		persistence.withLock { $0 = file }
 	}
 
 	/// How messages name the suite: its domain, or what stands for it.
 	var displayName: String {
-		switch identity {
-		case .standard:
-			file?.domainName ?? "standard"
-		case .named(let name):
-			name
-		case .object, .inMemory:
-			"an unnamed suite"
-		}
+		identity.displayName
 	}
 
 	// MARK: Persistence
 
-	/// The suite's file, when it has one (Linux, a nameable suite, a usable preferences folder).
-	var file: SuiteFile? {
-		persistence.withLock { $0.file }
+	/// What keeps the suite's changes: every question whose answer depends on it goes to it.
+	var backing: any SuiteBacking {
+		persistence.withLock { $0 }
 	}
 
-	var persistenceState: SuiteBacking {
-		persistence.withLock { $0 }
+	/// The suite's file, for what only a file has (its path, flushes at exit): Linux, a nameable suite, a usable preferences folder.
+	var file: SuiteFile? {
+		backing as? SuiteFile
+	}
+
+	/// Replaces the suite's backing; tests only (``install(_:)``).
+	func replaceBacking(with replacement: any SuiteBacking) {
+		persistence.withLock { $0 = replacement }
 	}
 
 	/// Writes the suite's pending changes durably; throws why they cannot be.
 	func flush() throws(Defaults.PersistenceError) {
-		try persistenceState.flush(defaults)
+		try backing.flush()
+	}
+
+	/// The suite's size budget (``Defaults/SizeBudget``), kept by its backing.
+	var sizeBudget: Defaults.SizeBudget {
+		get { backing.sizeBudget }
+		set { backing.sizeBudget = newValue }
 	}
 
 	/// The forced values and system-wide defaults an administrator manages for the suite's domain, when the suite has a file.

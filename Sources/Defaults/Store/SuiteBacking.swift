@@ -1,70 +1,58 @@
 import Foundation
 
 /**
-What keeps a suite's changes, chosen when the suite is made (tests alone
-replace a file's, `Suite+Testing`): it answers the questions whose answer
-depends on it, so the suite asks it rather than whether it has a file.
+What keeps a suite's changes, chosen once when the suite is made: its file
+(``SuiteFile``, Linux) or memory (``UnfiledBacking``: an in-memory suite, a
+suite whose file cannot be determined, or Foundation's store on Apple
+platforms). Every answer that depends on it comes from it — a write's size
+admission and pending change, a commit, a flush, the migration lock, the size
+budget — so the suite never asks whether it has a file.
 
 <!-- check: internal -->
 ```swift
-try suite.persistenceState.flush(suite.defaults)
+let backing = suite.backing
+backing.prepareToAdmit()
+try backing.flush()
 ```
 */
-enum SuiteBacking: Sendable {
-	/// Linux: the library writes the suite's file.
-	case file(SuiteFile)
-	/// Linux: the file cannot be determined (no `HOME`, an escaping name); changes stay in memory.
-	case unavailable(Defaults.PersistenceError)
-	/// Apple platforms: the system's preferences daemon persists every write.
-	case daemon
-	/// An in-memory suite: nothing to persist, by design.
-	case memoryOnly
+protocol SuiteBacking: AnyObject, Sendable {
+	/// The suite's size budget (``Defaults/SizeBudget``); setting one arms its warning again.
+	var sizeBudget: Defaults.SizeBudget { get set }
 
-	/// The suite's file, when the backing is one.
-	var file: SuiteFile? {
-		if case .file(let file) = self {
-			return file
-		}
-
-		return nil
-	}
-
-	/// Writes the pending changes durably (`defaults`: Foundation's copy, which the daemon persists); throws why they cannot be.
-	func flush(_ defaults: UserDefaults) throws(Defaults.PersistenceError) {
-		switch self {
-		case .file(let file):
-			try file.flush()
-		case .unavailable(let error):
-			throw error
-		case .daemon:
-			defaults.synchronize()
-		case .memoryOnly:
-			return
-		}
-	}
+	/// Called at each write before the values' lock is taken: whatever ``admit(_:to:isWithinBudget:)`` needs that cannot be read under it.
+	func prepareToAdmit()
 
 	/**
-	Runs `body` holding the migration lock: a file's inter-process lock (see
-	``SuiteFile/withMigrationLock(waitingUntil:_:)``), waited for up to
-	``PersistenceSettings/migrationLockTimeout``; without a file, `turns`,
-	which the suite's migrations take within the process.
+	Under the values' lock: whether the write of `name` to `value` fits the
+	size budget and, if it does, records it (counted, and pending for the
+	file) and says what flush it asks for. `isWithinBudget`: a change of a
+	commit checked as a whole and counted already.
 	*/
-	func withMigrationLock<Result>(turns: NSLock, _ body: () throws(Defaults.MigrationError) -> Result) throws(Defaults.MigrationError) -> Result {
-		guard case .file(let file) = self else {
-			turns.lock()
-			defer { turns.unlock() }
-			return try body()
-		}
+	func admit(_ name: String, to value: PropertyListValue?, isWithinBudget: Bool) -> WriteAdmission
 
-		let outcome: Swift.Result<Result, Defaults.MigrationError>
-		do throws(Defaults.PersistenceError) {
-			outcome = try file.withMigrationLock(waitingUntil: .now + PersistenceSettings.migrationLockTimeout) { () throws(Defaults.PersistenceError) in
-				Swift.Result { () throws(Defaults.MigrationError) in try body() }
-			}
-		} catch {
-			throw .persistence(error)
-		}
+	/// Carries out the flush an admitted write asked for, once the values' lock is released.
+	func perform(_ request: FlushPolicy.Action)
 
-		return try outcome.get()
-	}
+	/// Whether `name` has a change of this process's not written yet, which another process's change must not replace.
+	func isPending(_ name: String) -> Bool
+
+	/// Whether a write of `name` would pass the size budget; asked only when a prior notification is due, as the write itself checks under the values' lock.
+	func wouldRefuse(_ name: String, to value: PropertyListValue?) -> Bool
+
+	/**
+	Changes several keys of `suite` as one step, decided from its stored
+	values as they are at that moment; observers and the suite's sync link
+	hear each change. Returns the changes made; throws, changing nothing, when
+	they would pass the size budget or cannot be written.
+	*/
+	func commit(_ decide: @escaping SuiteFile.CommitDecision, in suite: Suite) throws(Defaults.PersistenceError) -> [String: PropertyListValue?]
+
+	/// Writes the pending changes durably; throws why they cannot be.
+	func flush() throws(Defaults.PersistenceError)
+
+	/// Runs `body` holding the suite's migration lock: migrations of a suite never run at once, in this process or (with a file) in another.
+	func withMigrationLock<Result>(_ body: () throws(Defaults.MigrationError) -> Result) throws(Defaults.MigrationError) -> Result
+
+	/// Starts what the suite needs once it is registered: with a file, flushing at exit and watching the file.
+	func start()
 }

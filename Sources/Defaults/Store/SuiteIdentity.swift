@@ -33,6 +33,18 @@ enum SuiteIdentity: Hashable, Sendable {
 		}
 	}
 
+	/// How messages name the suite: its domain, or what stands for one.
+	var displayName: String {
+		switch self {
+		case .standard:
+			ProcessInfo.processInfo.processName
+		case .named(let name):
+			name
+		case .object, .inMemory:
+			"an unnamed suite"
+		}
+	}
+
 	static func resolve(_ defaults: UserDefaults) -> SuiteIdentity {
 		if let inMemory = defaults as? any InMemorySuite {
 			return .inMemory(inMemory.inMemoryID)

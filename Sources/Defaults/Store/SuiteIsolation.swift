@@ -99,7 +99,7 @@ package final class SuiteIsolation: Sendable {
 
 			// No file, no global domain, no administrator: the copy knows only what the test gave it.
 			let values = OwnedSuiteValues(stored: stored[identity] ?? [:], arguments: arguments.mapValues(\.object), global: [:])
-			let copy = Suite(identity: .inMemory(UUID()), defaults: defaults, values: values, persistence: .memoryOnly)
+			let copy = Suite(identity: .inMemory(UUID()), defaults: defaults, values: values, unfiled: .memoryOnly)
 			copies[identity] = copy
 			return copy
 		}

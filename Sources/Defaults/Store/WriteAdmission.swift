@@ -2,7 +2,7 @@ import Foundation
 
 /**
 What one write meets under the values' lock, decided in one place
-(``Suite/admit(_:to:isForced:origin:isWithinBudget:file:)``): refused
+(``Suite/admit(_:to:isForced:origin:isWithinBudget:backing:)``): refused
 because an administrator forces the key, refused with a diagnostic (a value
 nesting deeper than any file the library reads back, or growth past the size
 budget), or accepted, with the size warning it crossed and the flush its
@@ -14,8 +14,8 @@ enum WriteAdmission {
 	case refusedAsForced
 	/// The write is refused for the reason `diagnostic` says.
 	case refused(Defaults.Diagnostic)
-	/// The write is made, and recorded for the file: `flush` is what that asks of it; `warning`: a size threshold it crossed.
-	case accepted(warning: Defaults.Diagnostic?, flush: SuiteFile.FlushRequest)
+	/// The write is made, and recorded by the suite's backing: `flush` is what that asks of it; `warning`: a size threshold it crossed.
+	case accepted(warning: Defaults.Diagnostic?, flush: FlushPolicy.Action)
 
 	var isAccepted: Bool {
 		if case .accepted = self {
@@ -29,13 +29,13 @@ enum WriteAdmission {
 extension Suite {
 	/**
 	Decides whether the write of `name` to `value` is made, under the values'
-	lock (`isForced` is read under it), and records an accepted one: in the
-	size account and as the file's pending change. A value pulled from the
+	lock (`isForced` is read under it), and has `backing` record an accepted
+	one: in the size account and as a pending change. A value pulled from the
 	remote (`origin` `.synced`) is stored under the forced one: other machines
 	sync it, this one keeps what it is forced to. `isWithinBudget`: a change of
 	a commit checked as a whole and counted already.
 	*/
-	func admit(_ name: String, to value: PropertyListValue?, isForced: Bool, origin: ChangeOrigin, isWithinBudget: Bool, file: SuiteFile?) -> WriteAdmission {
+	func admit(_ name: String, to value: PropertyListValue?, isForced: Bool, origin: ChangeOrigin, isWithinBudget: Bool, backing: any SuiteBacking) -> WriteAdmission {
 		if isForced, origin == .local {
 			return .refusedAsForced
 		}
@@ -44,22 +44,7 @@ extension Suite {
 			return .refused(tooDeeplyNested(name))
 		}
 
-		let size: SuiteSizeAccount.Admission
-		if let file {
-			size = file.admission(ofSetting: name, to: value)
-		} else if isWithinBudget {
-			unfiledSize.withLock { $0.record(name, value) }
-			size = .accepted(warning: nil)
-		} else {
-			size = unfiledAdmission(ofSetting: name, to: value)
-		}
-
-		switch size {
-		case .refused(let violation):
-			return .refused(violation.diagnostic(suite: displayName))
-		case .accepted(let warning):
-			return .accepted(warning: warning, flush: file?.recordPending(name, value: value) ?? .none)
-		}
+		return backing.admit(name, to: value, isWithinBudget: isWithinBudget)
 	}
 
 	/// Reports why the write of `name` was refused, as `admission` says (`nil`: never decided, nothing to say).

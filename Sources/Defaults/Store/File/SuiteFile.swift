@@ -15,8 +15,8 @@ This file holds the flush's entry points. When to flush is ``FlushPolicy``'s
 decision; the write under the lock (`SuiteFile+Write`) reads the file, merges
 (``SuiteFileMerge``, no I/O), replaces and records; what the flush does
 around the replace has files of its own: the write prepared ahead of the lock
-(`SuiteFile+WriteAhead`), the size limit
-(`SuiteFile+SizeLimit`), files that do not read (`SuiteFile+Recovery`),
+(`SuiteFile+WriteAhead`), the file as the suite's backing (admission, size
+limit, commit: `SuiteFile+Backing`), files that do not read (`SuiteFile+Recovery`),
 Foundation's copy of the suite (`SuiteFile+Foundation`) and what other
 processes wrote (`SuiteFile+ExternalChanges`).
 */
@@ -73,6 +73,23 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		one throws, unless each refused key was written again since.
 		*/
 		var refusedSinceFlush: (names: Set<String>, error: Defaults.PersistenceError)?
+
+		/**
+		Notes that the library changed `name` to `value` (`nil`: removed), under
+		the suite's values lock, so the pending change is in step with the
+		value; returns what ``SuiteFile/perform(_:)`` must do once that lock is
+		released. A refused change written again no longer fails the next flush.
+		*/
+		mutating func recordPending(_ name: String, to value: PropertyListValue?, mode: Defaults.WriteMode, isForkedChild: Bool) -> FlushPolicy.Action {
+			if refusedSinceFlush != nil {
+				refusedSinceFlush?.names.remove(name)
+				if refusedSinceFlush?.names.isEmpty == true {
+					refusedSinceFlush = nil
+				}
+			}
+
+			return flush.recordChange(name, to: value, mode: mode, isForkedChild: isForkedChild)
+		}
 	}
 
 	let url: URL
@@ -138,30 +155,8 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		state.withLock { $0.flush.pending[name] != nil }
 	}
 
-	/// What to do once a change is recorded, after the suite's lock is released.
-	typealias FlushRequest = FlushPolicy.Action
-
-	/**
-	Notes that the library changed `name` to `value` (`nil`: removed). Runs
-	under the suite's values lock, so the pending change is in step with the
-	value; returns what ``perform(_:)`` must do once that lock is released.
-	*/
-	func recordPending(_ name: String, value: PropertyListValue?) -> FlushRequest {
-		let mode = PersistenceSettings.writeMode
-		let isForkedChild = ForkDetection.generation != 0
-		return state.withLock { state in
-			if state.refusedSinceFlush != nil {
-				state.refusedSinceFlush?.names.remove(name)
-				if state.refusedSinceFlush?.names.isEmpty == true {
-					state.refusedSinceFlush = nil
-				}
-			}
-
-			return state.flush.recordChange(name, to: value, mode: mode, isForkedChild: isForkedChild)
-		}
-	}
-
-	func perform(_ request: FlushRequest) {
+	/// Carries out what recording a pending change asked for, once the suite's values lock is released.
+	func perform(_ request: FlushPolicy.Action) {
 		switch request {
 		case .none:
 			return

@@ -128,7 +128,7 @@ extension Defaults {
 	Setting a budget arms its warning again.
 	*/
 	public static func setSizeBudget(_ budget: SizeBudget, suite: UserDefaults = .standard) {
-		Suite.of(suite).setSizeBudget(budget)
+		Suite.of(suite).sizeBudget = budget
 	}
 
 	/**

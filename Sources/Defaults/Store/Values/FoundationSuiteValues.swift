@@ -79,6 +79,11 @@ final class FoundationSuiteValues: SuiteValueStore {
 		return stored.merging(defaults.volatileDomain(forName: UserDefaults.argumentDomain)) { $1 }.compactMapValues(PropertyListValue.init)
 	}
 
+	/// Raw `UserDefaults` and other processes change Foundation's copy too.
+	var changesBehindTheLibrary: Bool {
+		true
+	}
+
 	func storedValues() -> [String: PropertyListValue] {
 		// The domain read once, not once per name: a copy of the whole domain each time.
 		if let domainName = persistentDomainName {

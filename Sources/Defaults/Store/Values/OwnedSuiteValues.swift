@@ -96,6 +96,11 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return effective[name].flatMap { $0.layer.configures ? $0.object : nil }
 	}
 
+	/// Only the library changes them: other processes' changes arrive through it.
+	var changesBehindTheLibrary: Bool {
+		false
+	}
+
 	func storedValues() -> [String: PropertyListValue] {
 		lock.lock()
 		let stored = layers[.stored]

@@ -77,6 +77,9 @@ protocol SuiteValueStore: AnyObject, Sendable {
 	/// The value that configures `name`, as ``configuredValues()`` gives it.
 	func configuredObject(forKey name: String) -> Any?
 
+	/// Whether the stored values also change behind the library's back (Foundation's copy: raw `UserDefaults`, other processes), so a size account must measure them again before it refuses or warns.
+	var changesBehindTheLibrary: Bool { get }
+
 	/// Every value stored in the suite, without launch arguments: what its file must hold.
 	func storedValues() -> [String: PropertyListValue]
 

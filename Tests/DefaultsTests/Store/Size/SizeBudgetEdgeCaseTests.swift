@@ -196,7 +196,7 @@ struct SizeBudgetEdgeCaseTests {
 
 				let total = Defaults.sizeReport(suite: defaults).totalBytes
 				#expect(total <= 4096, "\(total) bytes")
-				#expect(Suite.of(defaults).unfiledSize.withLock { $0.tally?.size } == Int64(total), "the budget counts what is stored")
+				#expect((Suite.of(defaults).backing as? UnfiledBacking)?.size.withLock { $0.tally?.size } == Int64(total), "the budget counts what is stored")
 				_ = try? Defaults.importSettings(emptied, into: defaults, replacing: true)
 			}
 		}
