@@ -174,6 +174,20 @@ struct FleetTests {
 		#expect(try FileManager.default.contentsOfDirectory(atPath: fleet.folder).isEmpty)
 	}
 
+	@Test("every verb's help is its own, wherever --help stands, and exits 0")
+	func help() throws {
+		let fleet = try Fleet()
+		for verb in ["read", "write", "delete", "watch"] {
+			let result = try fleet.sandbox.run(["fleet", verb, "--help"])
+			#expect(result.status == 0 && result.output.contains("USAGE: defaults fleet \(verb) "), "\(result.output)\(result.errorOutput)")
+		}
+
+		// Where a value is expected, as for `defaults write`: `fleet write`'s help, not `write`'s (it printed a usage error before).
+		let afterKey = try fleet.run("write", "theme", "--help")
+		#expect(afterKey.status == 0 && afterKey.output.contains("USAGE: defaults fleet write "), "\(afterKey.output)\(afterKey.errorOutput)")
+		#expect(try FileManager.default.contentsOfDirectory(atPath: fleet.folder).isEmpty)
+	}
+
 	@Test("the remote must be named, once, with the options that go with it")
 	func remoteOptions() throws {
 		let sandbox = ToolSandbox()

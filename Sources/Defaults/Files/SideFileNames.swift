@@ -36,6 +36,9 @@ package enum SideFileNames {
 	/// What a sync ledger's domain adds to its suite's name: the one place it is spelled (the ledger, the tool and the name-length check use it).
 	package static let ledgerSuffix = ".defaults-sync"
 
+	/// What a shared folder's sync journal adds to its device's name (`<device>.defaults-journal.plist`): the one place it is spelled (the shared folder and the tool's list of domains use it).
+	package static let journalSuffix = ".defaults-journal"
+
 	/// The length in bytes of the longest name derived from the suite `name`, each number in it at its widest; a ledger has no ledger of its own.
 	static func longestDerivedName(ofSuite name: String) -> Int {
 		let widestAside = "unreadable-\(String(repeating: "0", count: "yyyyMMddTHHmmss.SSS".count))-10000"

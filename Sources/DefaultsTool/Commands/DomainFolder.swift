@@ -9,7 +9,7 @@ listed among the domains, as on macOS), and the lock, temporary and
 moved-aside files that `PreferencesFile.domainNames()` already leaves out.
 */
 enum DomainFolder {
-	private static let internalSuffixes = [SideFileNames.ledgerSuffix, ".defaults-journal"]
+	private static let internalSuffixes = [SideFileNames.ledgerSuffix, SideFileNames.journalSuffix]
 
 	/// The user's domains, sorted.
 	static func domainNames() throws -> [String] {

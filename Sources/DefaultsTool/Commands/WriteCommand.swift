@@ -65,7 +65,7 @@ struct WriteCommand: ParsableCommand {
 		}
 
 		try StoredKeyName.check([key])
-		let action = try ValueParser.parse(operands.remaining)
+		let action = try ValueParser.parse(operands.remaining, of: Self.self, usage: Self.usage)
 		try Self.refuseForced([key], of: operands.target)
 		try operands.refuseMissingFolder()
 		try operands.update { contents in

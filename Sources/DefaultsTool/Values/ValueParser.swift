@@ -58,7 +58,7 @@ enum ValueParser {
 			}
 
 			if ["-h", "-help", "--help"].contains(word) {
-				throw CleanExit.helpRequest(WriteCommand.self)
+				throw HelpRequest()
 			}
 
 			throw ToolError.unknownTypeFlag(word)
@@ -77,14 +77,26 @@ enum ValueParser {
 	/// Every flag `write` understands, for help text.
 	static let flagSummary = "-string, -int, -float, -bool, -date, -data, -json, -array, -array-add, -dict, -dict-add"
 
-	static func parse(_ arguments: ArraySlice<String>) throws -> WriteAction {
+	/// A word that asks for help where a value was expected: the command's help is printed.
+	private struct HelpRequest: Error {}
+
+	/// The value of `command` (`write` or `fleet write`) from its words after the key; `usage`: the command's, for its usage errors.
+	static func parse(_ arguments: ArraySlice<String>, of command: any ParsableCommand.Type, usage: String) throws -> WriteAction {
+		do {
+			return try parse(arguments, usage: usage)
+		} catch is HelpRequest {
+			throw CleanExit.helpRequest(command)
+		}
+	}
+
+	private static func parse(_ arguments: ArraySlice<String>, usage: String) throws -> WriteAction {
 		var arguments = arguments
 		guard let first = arguments.popFirst() else {
-			throw ToolError.missingOperand("value", usage: WriteCommand.usage)
+			throw ToolError.missingOperand("value", usage: usage)
 		}
 
 		guard let flag = try Flag(word: first) else {
-			try expectEnd(arguments)
+			try expectEnd(arguments, usage: usage)
 			return .set(try untyped(first))
 		}
 
@@ -100,14 +112,14 @@ enum ValueParser {
 				throw ToolError.missingValue(type: flag.rawValue)
 			}
 
-			try expectEnd(arguments)
+			try expectEnd(arguments, usage: usage)
 			return .set(try scalar(flag, text))
 		}
 	}
 
-	private static func expectEnd(_ arguments: ArraySlice<String>) throws {
+	private static func expectEnd(_ arguments: ArraySlice<String>, usage: String) throws {
 		if let extra = arguments.first {
-			throw ToolError.unexpectedOperand(extra, usage: WriteCommand.usage)
+			throw ToolError.unexpectedOperand(extra, usage: usage)
 		}
 	}
 

@@ -50,7 +50,7 @@ extension Defaults {
 			device
 		}
 
-		private static let journalSuffix = ".defaults-journal.plist"
+		private static let journalSuffix = SideFileNames.journalSuffix + ".plist"
 
 		private static func journalName(of device: String) -> String {
 			device + journalSuffix

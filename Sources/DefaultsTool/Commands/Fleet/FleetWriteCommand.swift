@@ -35,8 +35,13 @@ struct FleetWriteCommand: FleetVerb {
 			throw ToolError.missingOperand("key", usage: Self.usage)
 		}
 
+		// Options go before the key; a key that starts with a dash follows `--`.
+		if ["-h", "-help", "--help"].contains(key), arguments.first != "--" {
+			throw CleanExit.helpRequest(Self.self)
+		}
+
 		try FleetPublication.validate(key: key)
-		let action = try ValueParser.parse(words)
+		let action = try ValueParser.parse(words, of: Self.self, usage: Self.usage)
 		let remote = try remote.open(usage: Self.usage, forWriting: true)
 		let publication = FleetPublication(key: key, change: { try WriteCommand.apply(action, to: $0, key: key) }, valueBudget: valueBudget)
 		_ = try publication.publish(to: remote)
