@@ -31,10 +31,11 @@ extension Defaults.Key {
 	func read(from suite: Suite) -> Value {
 		// Loaded before the lookup: a change made meanwhile leaves a last read that the next read does not trust.
 		let version = suite.values.currentVersion
-		if version != 0, codec.decodesToValues {
+		if version != 0, codec.decodesToValues, lastReadVersion.load(ordering: .acquiring) == version {
 			let mutex = LastReadLocks.mutex(for: self)
 			pthread_mutex_lock(mutex)
-			if lastReadVersion == version, lastReadSuite == ObjectIdentifier(suite), let stored = lastReadValue {
+			// Checked again under the mutex: another thread may have remembered another read meanwhile.
+			if lastReadVersion.load(ordering: .relaxed) == version, lastReadSuite == ObjectIdentifier(suite), let stored = lastReadValue {
 				let value = stored.pointee
 				pthread_mutex_unlock(mutex)
 				return value
@@ -83,8 +84,8 @@ extension Defaults.Key {
 			lastReadValue = stored
 		}
 
-		lastReadVersion = version
 		lastReadSuite = ObjectIdentifier(suite)
+		lastReadVersion.store(version, ordering: .releasing)
 	}
 
 	/// Decodes a stored object; `nil` or an object that does not decode gives the default.

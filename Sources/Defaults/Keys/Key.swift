@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Defaults {
 	/**
@@ -26,7 +27,8 @@ extension Defaults {
 
 		// What this key last read (``LastReadLocks``), touched only under its mutex: kept in fields of fixed layout, so that
 		// a read that finds it current costs no generic layout work, and the value out of line, allocated at the first one.
-		@exclusivity(unchecked) var lastReadVersion: UInt64 = 0
+		// The version is also published atomically: a read of a suite that changed since sees it differs and takes no lock.
+		let lastReadVersion = Atomic<UInt64>(0)
 		@exclusivity(unchecked) var lastReadSuite: ObjectIdentifier?
 		@exclusivity(unchecked) var lastReadValue: UnsafeMutablePointer<Value>?
 

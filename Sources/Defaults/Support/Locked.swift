@@ -15,7 +15,8 @@ counter.withLock { $0 += 1 }
 */
 package final class Locked<State>: @unchecked Sendable {
 	private let lock = NSLock()
-	private var state: State
+	// Only touched under `lock`, which already excludes other accesses: the runtime's exclusivity check would repeat it at every call.
+	@exclusivity(unchecked) private var state: State
 
 	package init(_ state: State) {
 		self.state = state

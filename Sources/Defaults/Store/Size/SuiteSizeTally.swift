@@ -12,20 +12,28 @@ struct SuiteSizeTally: Sendable {
 	typealias Shape = BinaryPropertyListWriter.EntryShape
 
 	private(set) var shapes: [String: Shape] = [:]
-	private var sum = Shape()
+	private var sum = Shape() {
+		didSet { size = Self.size(entryCount: shapes.count, entries: sum) }
+	}
+
+	/// The file's size in bytes, kept with `sum`: every write's admission compares against it.
+	private(set) var size: Int64 = Self.size(entryCount: 0, entries: Shape())
 
 	init(_ contents: [String: PropertyListValue] = [:]) {
 		shapes.reserveCapacity(contents.count)
+		var sum = Shape()
 		for (name, value) in contents {
 			let shape = BinaryPropertyListWriter.shape(ofEntry: name, value: value)
 			shapes[name] = shape
 			sum = sum + shape
 		}
+
+		self.sum = sum
+		size = Self.size(entryCount: shapes.count, entries: sum)
 	}
 
-	/// The file's size in bytes.
-	var size: Int64 {
-		Int64(BinaryPropertyListWriter.dictionarySize(entryCount: shapes.count, entries: sum))
+	private static func size(entryCount: Int, entries: Shape) -> Int64 {
+		Int64(BinaryPropertyListWriter.dictionarySize(entryCount: entryCount, entries: entries))
 	}
 
 	/// The shape `name` would have holding `value` (`nil`: none, it is removed).
@@ -53,6 +61,11 @@ struct SuiteSizeTally: Sendable {
 		}
 
 		let old = index.map { shapes.values[$0] }
+		if old == new {
+			// The most common write, a value replaced by one of the same shape (a number of the same width, a flag): the file keeps its size.
+			return Prospect(index: index, new: new, current: current, size: current, entry: 0)
+		}
+
 		let count = shapes.count + (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
 		let total = sum - (old ?? Shape()) + (new ?? Shape())
 		let size = BinaryPropertyListWriter.dictionarySize(entryCount: count, entries: total)
@@ -64,6 +77,8 @@ struct SuiteSizeTally: Sendable {
 	mutating func apply(_ prospect: Prospect, to name: String) {
 		let old: Shape?
 		switch (prospect.index, prospect.new) {
+		case (let index?, let new?) where shapes.values[index] == new:
+			return
 		case (let index?, let new?):
 			old = shapes.values[index]
 			shapes.values[index] = new

@@ -23,11 +23,12 @@ the library's own bookkeeping (it records the pending change for the file).
 final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	// Spelled out rather than `Locked`: reads take it once, and every nanosecond of a read counts.
 	private let lock = NSLock()
-	private var layers = ValueLayers()
+	// Every variable below is only touched under `lock`: the runtime's exclusivity checks would repeat it at every access.
+	@exclusivity(unchecked) private var layers = ValueLayers()
 	/// The `.argument` layer too, which never changes: read here without the lock.
 	private let arguments: [String: Any]
-	private var effective: [String: SuiteEntry] = [:]
-	private var lastVersion: UInt64 = 0
+	@exclusivity(unchecked) private var effective: [String: SuiteEntry] = [:]
+	@exclusivity(unchecked) private var lastVersion: UInt64 = 0
 	/// `lastVersion`, published for reads that take no lock (``currentVersion``).
 	private let published = Atomic<UInt64>(0)
 	/// Versions are numbered across the process, so that no two states of any two suites share one.
@@ -124,13 +125,16 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		let normalized = value?.object
 		lock.lock()
 		defer { lock.unlock() }
-		let old = effective[name]
+		// Found once, and used again for the new entry: `accepted` changes nothing here, so the index stays valid.
+		let index = effective.index(forKey: name)
+		let old = index.map { effective.values[$0] }
 		guard accepted(value, old?.layer == .forced) else {
 			return nil
 		}
 
 		layers.set(normalized, forKey: name, in: .stored)
-		return AppliedChange(oldObject: old?.object, newObject: refresh(name))
+		let winner = layers.winner(of: name, once: .stored, holds: normalized)
+		return AppliedChange(oldObject: old?.object, newObject: publish(winner, for: name, at: index))
 	}
 
 	func register(_ object: Any, forKey name: String) {
@@ -193,15 +197,25 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	/// Recomputes what a read of `name` finds, as a new version; returns its object. Call with the lock held.
 	@discardableResult
 	private func refresh(_ name: String) -> Any? {
+		publish(layers.winner(of: name), for: name, at: nil)
+	}
+
+	/// Makes `winner` what a read of `name` finds, as a new version; `index`: where `effective` holds `name`, when the caller looked it up. Call with the lock held.
+	private func publish(_ winner: (object: Any, layer: ValueLayer)?, for name: String, at index: Dictionary<String, SuiteEntry>.Index?) -> Any? {
 		// Every change is a new version, a removal too: a key's last read (``currentVersion``) must not outlive it.
 		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
 		defer { published.store(lastVersion, ordering: .releasing) }
-		guard let winner = layers.winner(of: name) else {
+		switch (winner, index) {
+		case (let winner?, let index?):
+			effective.values[index] = SuiteEntry(object: winner.object, layer: winner.layer, version: lastVersion)
+		case (let winner?, nil):
+			effective[name] = SuiteEntry(object: winner.object, layer: winner.layer, version: lastVersion)
+		case (nil, let index?):
+			effective.remove(at: index)
+		case (nil, nil):
 			effective[name] = nil
-			return nil
 		}
 
-		effective[name] = SuiteEntry(object: winner.object, layer: winner.layer, version: lastVersion)
-		return winner.object
+		return winner?.object
 	}
 }

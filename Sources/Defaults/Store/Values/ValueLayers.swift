@@ -46,4 +46,28 @@ struct ValueLayers {
 
 		return nil
 	}
+
+	/**
+	The winner of `name` once `layer` holds `object` for it (`nil`: nothing):
+	the layers above are looked through as ``winner(of:among:)`` does, and
+	`layer` is not looked up again, which spares a write one hashing of the
+	name.
+	*/
+	func winner(of name: String, once layer: ValueLayer, holds object: Any?) -> (object: Any, layer: ValueLayer)? {
+		for (place, objects) in objects.enumerated() where !objects.isEmpty || place == layer.rawValue {
+			guard let candidate = ValueLayer(rawValue: place) else {
+				continue
+			}
+
+			if candidate == layer {
+				if let object {
+					return (object, layer)
+				}
+			} else if let found = objects[name] {
+				return (found, candidate)
+			}
+		}
+
+		return nil
+	}
 }

@@ -152,6 +152,18 @@ struct SizeBudgetTests {
 			#expect(tally.size == PropertyListFileContents.encodedSize(contents))
 			#expect(prospect.size == tally.size && measured.size == tally.size)
 		}
+
+		// Values replaced by others of the same shape (the prospect's shortcut), then by wider ones.
+		for index in 0..<120 {
+			let name = "same\(index % 6)"
+			let value: PropertyListValue = index < 100 ? .integer(index % 2 == 0 ? 3 : 4) : .integer(Int.max - index)
+			let prospect = measured.prospect(name, SuiteSizeTally.shape(of: name, value))
+			contents[name] = value
+			tally.set(name, to: value)
+			measured.apply(prospect, to: name)
+			#expect(tally.size == PropertyListFileContents.encodedSize(contents))
+			#expect(prospect.size == tally.size && measured.size == tally.size)
+		}
 		#expect(SuiteSizeTally(contents).entries.map(\.bytes) == tally.entries.map(\.bytes))
 	}
 
