@@ -141,7 +141,8 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		lock.lock()
 		defer { lock.unlock() }
 		layers.set(object, forKey: name, in: .registered)
-		refresh(name)
+		// Declaring a key registers its default: the registered layer is not looked up again.
+		publish(layers.winner(of: name, once: .registered, holds: object), for: name, at: nil)
 	}
 
 	func registeredObject(forKey name: String) -> Any? {
@@ -201,6 +202,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	}
 
 	/// Makes `winner` what a read of `name` finds, as a new version; `index`: where `effective` holds `name`, when the caller looked it up. Call with the lock held.
+	@discardableResult
 	private func publish(_ winner: (object: Any, layer: ValueLayer)?, for name: String, at index: Dictionary<String, SuiteEntry>.Index?) -> Any? {
 		// Every change is a new version, a removal too: a key's last read (``currentVersion``) must not outlive it.
 		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
