@@ -54,7 +54,9 @@ package final class Suite: Sendable {
 		self.identity = identity
 		self.defaults = defaults
 		self.values = values
-		self.persistence = Locked(UnfiledBacking(kind, values: values, defaults: defaults, displayName: identity.displayName))
+		// Read once: every message about the suite names it alike, even if the process renames itself later.
+		displayName = identity.displayName
+		self.persistence = Locked(UnfiledBacking(kind, values: values, defaults: defaults, displayName: displayName))
 	}
 
 	/**
@@ -79,10 +81,8 @@ package final class Suite: Sendable {
 		persistence.withLock { $0 = file }
 	}
 
-	/// How messages name the suite: its domain, or what stands for it.
-	var displayName: String {
-		identity.displayName
-	}
+	/// How messages name the suite: its domain, or what stands for it (its file's name, for a suite with a file).
+	let displayName: String
 
 	// MARK: Persistence
 

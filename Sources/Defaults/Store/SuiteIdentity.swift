@@ -33,11 +33,15 @@ enum SuiteIdentity: Hashable, Sendable {
 		}
 	}
 
-	/// How messages name the suite: its domain, or what stands for one.
+	/// How messages name the suite: its domain (on Linux the standard suite's is the process's name, as its file's), or what stands for one.
 	var displayName: String {
 		switch self {
 		case .standard:
+			#if canImport(Darwin)
+			"standard"
+			#else
 			ProcessInfo.processInfo.processName
+			#endif
 		case .named(let name):
 			name
 		case .object, .inMemory:

@@ -136,15 +136,7 @@ struct SizeBudgetTests {
 		var contents: [String: PropertyListValue] = [:]
 		var tally = SuiteSizeTally()
 		var measured = SuiteSizeTally()
-		for index in 0..<400 {
-			let name = "k\(index % 300)"
-			let value: PropertyListValue? = switch index % 5 {
-			case 0: .data(Self.blob(index * 7))
-			case 1: .array((0..<(index % 17)).map { .integer($0 * 1000) })
-			case 2: .dictionary(["a": .string("x\(index)"), "ü": .double(1.5)])
-			case 3: nil
-			default: .string(String(repeating: "é", count: index % 40))
-			}
+		func write(_ name: String, _ value: PropertyListValue?) {
 			let prospect = measured.prospect(name, SuiteSizeTally.shape(of: name, value))
 			contents[name] = value
 			tally.set(name, to: value)
@@ -153,17 +145,22 @@ struct SizeBudgetTests {
 			#expect(prospect.size == tally.size && measured.size == tally.size)
 		}
 
+		for index in 0..<400 {
+			let value: PropertyListValue? = switch index % 5 {
+			case 0: .data(Self.blob(index * 7))
+			case 1: .array((0..<(index % 17)).map { .integer($0 * 1000) })
+			case 2: .dictionary(["a": .string("x\(index)"), "ü": .double(1.5)])
+			case 3: nil
+			default: .string(String(repeating: "é", count: index % 40))
+			}
+			write("k\(index % 300)", value)
+		}
+
 		// Values replaced by others of the same shape (the prospect's shortcut), then by wider ones.
 		for index in 0..<120 {
-			let name = "same\(index % 6)"
-			let value: PropertyListValue = index < 100 ? .integer(index % 2 == 0 ? 3 : 4) : .integer(Int.max - index)
-			let prospect = measured.prospect(name, SuiteSizeTally.shape(of: name, value))
-			contents[name] = value
-			tally.set(name, to: value)
-			measured.apply(prospect, to: name)
-			#expect(tally.size == PropertyListFileContents.encodedSize(contents))
-			#expect(prospect.size == tally.size && measured.size == tally.size)
+			write("same\(index % 6)", index < 100 ? .integer(index % 2 == 0 ? 3 : 4) : .integer(Int.max - index))
 		}
+
 		#expect(SuiteSizeTally(contents).entries.map(\.bytes) == tally.entries.map(\.bytes))
 	}
 
