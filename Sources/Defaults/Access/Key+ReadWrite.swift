@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Defaults.Key {
 	/// Reads the key from `defaults`: the stored value decoded, or the default when nothing decodes.
@@ -32,6 +33,15 @@ extension Defaults.Key {
 		// Loaded before the lookup: a change made meanwhile leaves a last read that the next read does not trust.
 		let version = suite.values.currentVersion
 		if version != 0, codec.decodesToValues, lastReadVersion.load(ordering: .acquiring) == version {
+			if Self.remembersInline {
+				// A sequence lock: the bits are the version's unless a remembering started meanwhile, which zeroes the version first.
+				let bits = lastReadBits.load(ordering: .relaxed)
+				atomicMemoryFence(ordering: .acquiring)
+				if lastReadVersion.load(ordering: .relaxed) == version {
+					return Self.value(fromBits: bits)
+				}
+			}
+
 			let mutex = LastReadLocks.mutex(for: self)
 			pthread_mutex_lock(mutex)
 			// Checked again under the mutex: another thread may have remembered another read meanwhile.
@@ -76,6 +86,15 @@ extension Defaults.Key {
 		let mutex = LastReadLocks.mutex(for: self)
 		pthread_mutex_lock(mutex)
 		defer { pthread_mutex_unlock(mutex) }
+		if Self.remembersInline {
+			// Versions are unique across every suite of the process: the version alone says which suite the bits came from.
+			lastReadVersion.store(0, ordering: .relaxed)
+			atomicMemoryFence(ordering: .releasing)
+			lastReadBits.store(Self.bits(of: value), ordering: .relaxed)
+			lastReadVersion.store(version, ordering: .releasing)
+			return
+		}
+
 		if let stored = lastReadValue {
 			stored.pointee = value
 		} else {
@@ -86,6 +105,24 @@ extension Defaults.Key {
 
 		lastReadSuite = ObjectIdentifier(suite)
 		lastReadVersion.store(version, ordering: .releasing)
+	}
+
+	/// Whether the key's last read is kept in ``lastReadBits``: a plain value of at most 8 bytes, copied with no lock.
+	@inline(__always)
+	private static var remembersInline: Bool {
+		_isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<UInt64>.size
+	}
+
+	@inline(__always)
+	private static func bits(of value: Value) -> UInt64 {
+		var bits: UInt64 = 0
+		withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: value, as: Value.self) }
+		return bits
+	}
+
+	@inline(__always)
+	private static func value(fromBits bits: UInt64) -> Value {
+		withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
 	}
 
 	/// Decodes a stored object; `nil` or an object that does not decode gives the default.

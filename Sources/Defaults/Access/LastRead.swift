@@ -14,6 +14,12 @@ the same thread sees it. Only values no caller can change behind the next
 read are remembered (``PlistCodec/decodesToValues``), and only a value that
 decoded, or a static default (a dynamic default is called at every read).
 
+A plain value of at most 8 bytes (`Int`, `Bool`, `Double`, a small enum) is
+kept in an atomic word beside the version, as a sequence lock: a read that
+hits loads the version, the word and the version again, and takes no lock at
+all; remembering one still takes the key's mutex, so that two rememberings
+never interleave. Other values are copied out under the mutex.
+
 Keys share a few locks by their address rather than each holding one: a lock
 per declared key would cost allocations per key, paid by every process at
 start-up for keys it may never read. They are POSIX mutexes, which the thread

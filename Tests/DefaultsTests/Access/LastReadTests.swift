@@ -69,6 +69,35 @@ struct LastReadTests {
 		#expect(suite.defaults[key].path == "b")
 	}
 
+	/// Plain values of at most 8 bytes are remembered in an atomic word, with no suite beside them: the version alone must tell suites apart.
+	@Test("one key read through two suites in turn returns each suite's value, for every plain type kept without a lock")
+	func plainValuesThroughTwoSuites() {
+		enum Mode: String, Defaults.Serializable { case light, dark }
+		let first = TestSuite()
+		let second = TestSuite()
+		let number = Defaults.Key<Int>(first.keyName("number"), default: 0, suite: first.defaults)
+		let flag = Defaults.Key<Bool>(number.name + "flag", default: false, suite: first.defaults)
+		let ratio = Defaults.Key<Double>(number.name + "ratio", default: 0, suite: first.defaults)
+		let mode = Defaults.Key<Mode>(number.name + "mode", default: .light, suite: first.defaults)
+		second.defaults[number] = 2
+		second.defaults[flag] = true
+		second.defaults[ratio] = 0.5
+		second.defaults[mode] = .dark
+		var firstFlag = false
+		for round in 0..<50 {
+			first.defaults[number] = round
+			#expect(first.defaults[number] == round)
+			#expect(second.defaults[number] == 2)
+			#expect(first.defaults[number] == round, "read again, remembered")
+			#expect(first.defaults[flag] == firstFlag && second.defaults[flag] == true)
+			#expect(first.defaults[ratio] == 0 && second.defaults[ratio] == 0.5)
+			#expect(first.defaults[mode] == .light && second.defaults[mode] == .dark)
+			firstFlag = round.isMultiple(of: 2)
+			first.defaults[flag] = firstFlag
+			#expect(first.defaults[flag] == firstFlag)
+		}
+	}
+
 	@Test("threads writing their own keys and a shared one, and reading at once: each reads its own last write, and the shared key one of the values written")
 	func racingReadersAndWriters() async {
 		let suite = TestSuite()
