@@ -48,9 +48,13 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func startStored(from contents: [String: PropertyListValue]) {
 		lock.lock()
 		defer { lock.unlock() }
+		// Sized once: grown step by step, a large suite held its old and new tables at once at every doubling (a third more memory at the peak).
+		layers.reserveCapacity(contents.count, in: .stored)
+		effective.reserveCapacity(effective.count + contents.count)
 		for (name, value) in contents {
-			layers.set(value.object, forKey: name, in: .stored)
-			refresh(name)
+			let object = value.object
+			layers.set(object, forKey: name, in: .stored)
+			publish(layers.winner(of: name, once: .stored, holds: object), for: name, at: nil)
 		}
 	}
 
