@@ -1,0 +1,326 @@
+#if os(Linux)
+import DefaultsTestSupport
+import Foundation
+import Testing
+@testable import Defaults
+
+/// The throwaway gnome-keyring `scripts/secret-service run` starts, described by its exports.
+enum SecretServiceTestDaemon {
+	private static let environment = ProcessInfo.processInfo.environment
+
+	/// Whether the tests run inside `scripts/secret-service run`; without it the daemon's tests are skipped (loudly: see `secretServiceTestsRun`).
+	static let isAvailable = environment["DEFAULTS_SECRET_SERVICE"] == "1" && environment["DEFAULTS_SECRET_SERVICE_CONTROL"] != nil
+
+	/// Runs `scripts/secret-service COMMAND` (lock, unlock, pid) against the run's daemon.
+	@discardableResult
+	static func control(_ command: String) throws -> String {
+		let script = try #require(environment["DEFAULTS_SECRET_SERVICE_CONTROL"])
+		let result = try ChildProcess.run(path: script, [command], environment: environment)
+		guard result.status == 0 else {
+			throw ControlFailure(description: "scripts/secret-service \(command) exited \(result.status): \(result.errorOutput)")
+		}
+
+		return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+	}
+
+	/// The daemon's process id, asked each time: `unlock` replaces the daemon.
+	static func pid() throws -> pid_t {
+		try #require(pid_t(control("pid")))
+	}
+
+	/// A suite name no other test uses.
+	static func uniqueSuite(_ label: String = #function) -> String {
+		"defaults-secret-tests-\(label.prefix(30).filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
+	}
+
+	/// Writes a measurement where the test log shows it.
+	static func report(_ line: String) {
+		FileHandle.standardError.write(Data("SecretService: \(line)\n".utf8))
+	}
+
+	struct ControlFailure: Error, CustomStringConvertible {
+		let description: String
+	}
+}
+
+/**
+The Secret Service client against a real gnome-keyring, one test at a time:
+some lock the keyring or stop the daemon, which would break a test beside them.
+*/
+@Suite("SecretService client", .serialized)
+struct SecretServiceClientTests {
+	private let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: .seconds(1))
+
+	@Test("SecretService: the daemon's tests run, inside scripts/secret-service run (else they are skipped, loudly)")
+	func secretServiceTestsRun() {
+		guard !SecretServiceTestDaemon.isAvailable else {
+			return
+		}
+
+		let missing = "NO SECRET SERVICE: every test against gnome-keyring was SKIPPED. Run them with `scripts/secret-service run swift test --skip-build --traits Combine,Postgres,Configuration --filter SecretService`."
+		FileHandle.standardError.write(Data("\n*** \(missing) ***\n\n".utf8))
+		let isRequired = ProcessInfo.processInfo.environment["DEFAULTS_SECRETS_REQUIRED"] == "1"
+		Issue.record(Comment(rawValue: missing), severity: isRequired ? .error : .warning)
+	}
+
+	// MARK: Without a daemon: these run everywhere
+
+	@Test("SecretService: no session bus is unavailable in milliseconds", arguments: ["", "unix:path=/nonexistent/defaults-secret-tests/bus"])
+	func secretServiceNoBus(address: String) throws {
+		let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-secret-tests-\(UUID().uuidString)")
+		try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+		defer { try? FileManager.default.removeItem(at: runtime) }
+		var environment = ProcessInfo.processInfo.environment
+		environment["DBUS_SESSION_BUS_ADDRESS"] = address
+		// An empty runtime folder: GLib would otherwise fall back to $XDG_RUNTIME_DIR/bus, the user's own.
+		environment["XDG_RUNTIME_DIR"] = runtime.path
+		let started = ContinuousClock.now
+		let result = try ChildProcess.run("DefaultsTestHelper", ["secret-lookup", "suite", "key", "1000"], environment: environment)
+		let wall = ContinuousClock.now - started
+		let error = try #require(result.lines.first { $0.hasPrefix("error ") })
+		#expect(error.contains("unavailable"), "\(result.lines)")
+		let elapsed = try #require(result.lines.last.flatMap { Double($0.replacingOccurrences(of: "elapsed ", with: "")) })
+		SecretServiceTestDaemon.report("no bus (\(address.isEmpty ? "no address" : address)): \(error.dropFirst(6)) in \(elapsed) ms inside the process (\(wall) with its start)")
+		#expect(elapsed < 100)
+	}
+
+	@Test("SecretService: the errors read as one line each")
+	func secretServiceErrorDescriptions() {
+		let errors: [SecretServiceError] = [.unavailable(reason: "no session bus"), .locked, .timedOut(.seconds(1)), .failed(message: "refused")]
+		for error in errors {
+			#expect(!error.description.contains("\n"))
+		}
+
+		#expect(SecretServiceError.timedOut(.milliseconds(1500)).description.contains("1.5 s"))
+		#expect(client.label(forKey: "token") == "DefaultsTests – token")
+	}
+
+	// MARK: Against the daemon
+
+	@Test("SecretService: a string round-trips, is replaced, and is cleared", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceRoundTrip() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		defer { _ = try? client.clear(suite: suite, key: "token") }
+		#expect(try client.lookup(suite: suite, key: "token") == nil)
+		try client.store("s3cret – ünïcode ✓", suite: suite, key: "token")
+		#expect(try client.lookupString(suite: suite, key: "token") == "s3cret – ünïcode ✓")
+		try client.store("second", suite: suite, key: "token")
+		#expect(try client.lookupString(suite: suite, key: "token") == "second")
+		// Another suite's key of the same name is another item.
+		#expect(try client.lookup(suite: suite + "-other", key: "token") == nil)
+		#expect(try client.clear(suite: suite, key: "token"))
+		#expect(try client.lookup(suite: suite, key: "token") == nil)
+		#expect(try !client.clear(suite: suite, key: "token"))
+		// Empty data is a value, not "no value".
+		try client.store(Data(), suite: suite, key: "token")
+		#expect(try client.lookup(suite: suite, key: "token") == Data())
+	}
+
+	@Test("SecretService: another process reads what this one stored", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceOtherProcess() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		defer { _ = try? client.clear(suite: suite, key: "shared") }
+		try client.store("from the tests", suite: suite, key: "shared")
+		let result = try ChildProcess.run("DefaultsTestHelper", ["secret-lookup", suite, "shared", "2000"], environment: ProcessInfo.processInfo.environment)
+		#expect(result.lines.first == "value from the tests", "\(result.lines) \(result.errorOutput)")
+	}
+
+	@Test("SecretService: a 1 MB value round-trips", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceLargeValue() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: .seconds(10))
+		defer { _ = try? client.clear(suite: suite, key: "blob") }
+		var generator = SystemRandomNumberGenerator()
+		let value = Data((0..<1_048_576).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+		let clock = ContinuousClock()
+		let stored = try clock.measure { try client.store(value, suite: suite, key: "blob") }
+		var read: Data?
+		let lookedUp = try clock.measure { read = try client.lookup(suite: suite, key: "blob") }
+		#expect(read == value)
+		SecretServiceTestDaemon.report("1 MB: stored in \(stored), read in \(lookedUp)")
+	}
+
+	@Test("SecretService: 1,000 items", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceThousandItems() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		let keys = (0..<1000).map { "key-\($0)" }
+		let clock = ContinuousClock()
+		defer {
+			for key in keys {
+				_ = try? client.clear(suite: suite, key: key)
+			}
+		}
+
+		let stored = try clock.measure {
+			for key in keys {
+				try client.store("value of \(key)", suite: suite, key: key)
+			}
+		}
+		var mismatches = 0
+		let read = try clock.measure {
+			for key in keys where try client.lookupString(suite: suite, key: key) != "value of \(key)" {
+				mismatches += 1
+			}
+		}
+		#expect(mismatches == 0)
+		var notCleared = 0
+		let cleared = try clock.measure {
+			for key in keys where try !client.clear(suite: suite, key: key) {
+				notCleared += 1
+			}
+		}
+		#expect(notCleared == 0)
+		SecretServiceTestDaemon.report("1,000 items: stored in \(stored), read in \(read), cleared in \(cleared)")
+	}
+
+	@Test("SecretService: a locked keyring is locked, not \"no value\"", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceLocked() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		try client.store("kept", suite: suite, key: "token")
+		defer { _ = try? client.clear(suite: suite, key: "token") }
+		#expect(try client.isLocked() == false)
+		let locking = ContinuousClock.now
+		try SecretServiceTestDaemon.control("lock")
+		var isUnlocked = false
+		defer {
+			if !isUnlocked {
+				_ = try? SecretServiceTestDaemon.control("unlock")
+			}
+		}
+
+		#expect(try client.isLocked() == true)
+		SecretServiceTestDaemon.report("locked by scripts/secret-service lock in \(ContinuousClock.now - locking)")
+		let started = ContinuousClock.now
+		#expect(throws: SecretServiceError.locked) { try client.lookup(suite: suite, key: "token") }
+		#expect(throws: SecretServiceError.locked) { try client.lookup(suite: suite, key: "never-stored") }
+		#expect(throws: SecretServiceError.locked) { try client.store("new", suite: suite, key: "token") }
+		#expect(throws: SecretServiceError.locked) { try client.clear(suite: suite, key: "token") }
+		SecretServiceTestDaemon.report("locked: four calls answered .locked in \(ContinuousClock.now - started)")
+
+		let unlocking = ContinuousClock.now
+		try SecretServiceTestDaemon.control("unlock")
+		isUnlocked = true
+		SecretServiceTestDaemon.report("unlocked (the daemon replaced) in \(ContinuousClock.now - unlocking)")
+		#expect(try client.isLocked() == false)
+		#expect(try client.lookupString(suite: suite, key: "token") == "kept")
+	}
+
+	@Test("SecretService: a stopped daemon times out in about the timeout, and the next call works", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceStoppedDaemon() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		try client.store("before", suite: suite, key: "token")
+		defer { _ = try? client.clear(suite: suite, key: "token") }
+		let daemon = try SecretServiceTestDaemon.pid()
+		#expect(kill(daemon, SIGSTOP) == 0)
+		var isStopped = true
+		defer {
+			if isStopped {
+				kill(daemon, SIGCONT)
+			}
+		}
+
+		for (timeout, operation) in [(Duration.seconds(1), "lookup"), (.milliseconds(300), "store"), (.seconds(1), "clear")] {
+			let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: timeout)
+			let started = ContinuousClock.now
+			#expect(throws: SecretServiceError.timedOut(timeout)) {
+				switch operation {
+				case "lookup":
+					_ = try client.lookup(suite: suite, key: "token")
+				case "store":
+					try client.store("during", suite: suite, key: "other")
+				default:
+					_ = try client.clear(suite: suite, key: "missing")
+				}
+			}
+			let elapsed = ContinuousClock.now - started
+			SecretServiceTestDaemon.report("stopped daemon: \(operation) with a timeout of \(timeout) answered .timedOut after \(elapsed)")
+			#expect(elapsed >= timeout)
+			#expect(elapsed < timeout + .milliseconds(500))
+		}
+
+		#expect(kill(daemon, SIGCONT) == 0)
+		isStopped = false
+		let started = ContinuousClock.now
+		#expect(try client.lookupString(suite: suite, key: "token") == "before")
+		SecretServiceTestDaemon.report("daemon continued: the next lookup answered in \(ContinuousClock.now - started)")
+		_ = try client.clear(suite: suite, key: "other")
+	}
+
+	@Test("SecretService: a daemon stopped in the middle of a call", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceStoppedMidCall() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		let daemon = try SecretServiceTestDaemon.pid()
+		let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: .seconds(1))
+		defer {
+			kill(daemon, SIGCONT)
+			_ = try? client.clear(suite: suite, key: "blob")
+		}
+
+		// A 1 MB store keeps the daemon busy for a while; it is stopped while it works.
+		let value = Data(repeating: 7, count: 1_048_576)
+		let outcome = Locked<Result<Void, SecretServiceError>?>(nil)
+		let finished = DispatchSemaphore(value: 0)
+		let started = ContinuousClock.now
+		Thread.detachNewThread {
+			outcome.withLock { $0 = Result { () throws(SecretServiceError) in try client.store(value, suite: suite, key: "blob") } }
+			finished.signal()
+		}
+		usleep(5000)
+		kill(daemon, SIGSTOP)
+		#expect(finished.wait(timeout: .now() + 3) == .success)
+		let elapsed = ContinuousClock.now - started
+		let result = try #require(outcome.withLock { $0 })
+		SecretServiceTestDaemon.report("stopped 5 ms into a 1 MB store: \(result) after \(elapsed)")
+		if case .failure(let error) = result {
+			#expect(error == .timedOut(.seconds(1)))
+		}
+
+		kill(daemon, SIGCONT)
+		try client.store("after", suite: suite, key: "blob")
+		#expect(try client.lookupString(suite: suite, key: "blob") == "after")
+	}
+
+	@Test("SecretService: four threads write at once", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceConcurrentWriters() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: .seconds(5))
+		let writes = 50
+		let failures = Locked<[String]>([])
+		defer {
+			for thread in 0..<4 {
+				for index in 0..<writes {
+					_ = try? client.clear(suite: suite, key: "thread-\(thread)-\(index)")
+				}
+			}
+			_ = try? client.clear(suite: suite, key: "shared")
+		}
+
+		let started = ContinuousClock.now
+		DispatchQueue.concurrentPerform(iterations: 4) { thread in
+			for index in 0..<writes {
+				do {
+					try client.store("\(thread)/\(index)", suite: suite, key: "thread-\(thread)-\(index)")
+					try client.store("\(thread)/\(index)", suite: suite, key: "shared")
+					if try client.lookupString(suite: suite, key: "thread-\(thread)-\(index)") != "\(thread)/\(index)" {
+						failures.withLock { $0.append("thread \(thread) read another value for its key \(index)") }
+					}
+				} catch {
+					failures.withLock { $0.append("thread \(thread), write \(index): \(error)") }
+				}
+			}
+		}
+		SecretServiceTestDaemon.report("4 threads × \(writes) × (2 stores + 1 lookup) in \(ContinuousClock.now - started)")
+		#expect(failures.withLock { $0 } == [])
+		for thread in 0..<4 {
+			for index in 0..<writes {
+				#expect(try client.lookupString(suite: suite, key: "thread-\(thread)-\(index)") == "\(thread)/\(index)")
+			}
+		}
+
+		// The shared key holds one whole value one of the threads wrote.
+		let shared = try #require(try client.lookupString(suite: suite, key: "shared"))
+		let parts = shared.split(separator: "/").compactMap { Int($0) }
+		#expect(parts.count == 2 && (0..<4).contains(parts[0]) && (0..<writes).contains(parts[1]), "\(shared)")
+	}
+}
+#endif
