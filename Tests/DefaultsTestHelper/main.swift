@@ -44,6 +44,7 @@ import Synchronization
 //   hold-lock SUITE                    takes the suite's inter-process lock, prints "locked", holds it until killed
 //   reentrant-diagnostics SUITE KEY INT  a diagnostic handler that writes a key and flushes; writes KEY, flushes, prints "done"
 //   observer-writes-at-exit SUITE      an observer that writes a key when another process's change is first seen by the exit flush
+//   secret-lookup SUITE KEY TIMEOUT_MS  reads KEY from the Secret Service; prints "value TEXT", "none" or "error DESCRIPTION", then "elapsed MS"
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
@@ -511,6 +512,18 @@ case "observer-writes-at-exit":
 		say("exiting")
 		exit(0)
 	}
+
+#if os(Linux)
+case "secret-lookup":
+	let started = ContinuousClock.now
+	let client = SecretServiceClient(applicationName: "DefaultsTestHelper", timeout: .milliseconds(Int(arguments[3])!))
+	do {
+		say(try client.lookupString(suite: arguments[1], key: arguments[2]).map { "value \($0)" } ?? "none")
+	} catch {
+		say("error \(error)")
+	}
+	say("elapsed \(((ContinuousClock.now - started) / .milliseconds(1)).rounded())")
+#endif
 
 default:
 	FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))
