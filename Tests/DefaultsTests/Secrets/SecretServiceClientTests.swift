@@ -84,6 +84,39 @@ struct SecretServiceClientTests {
 		#expect(elapsed < 100)
 	}
 
+	@Test(
+		"SecretService: a bus without a Secret Service is unavailable in milliseconds",
+		.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon"))
+	)
+	func secretServiceNoService() throws {
+		let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-secret-tests-\(UUID().uuidString)")
+		try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+		defer { try? FileManager.default.removeItem(at: folder) }
+		// A session bus of its own with no service files: nothing can be activated on it.
+		let configuration = folder.appendingPathComponent("bus.conf")
+		try Data("""
+			<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+			<busconfig><type>session</type><listen>unix:dir=\(folder.path)</listen><auth>EXTERNAL</auth>
+			<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
+			""".utf8).write(to: configuration)
+		let bus = try ChildProcess(
+			path: "/usr/bin/dbus-daemon",
+			["--config-file=\(configuration.path)", "--nofork", "--print-address=1"],
+			environment: ProcessInfo.processInfo.environment
+		)
+		defer { bus.kill() }
+		let address = try #require(bus.waitForLine(timeout: 5) { $0.hasPrefix("unix:") }, "\(bus.errorOutputText)")
+		var environment = ProcessInfo.processInfo.environment
+		environment["DBUS_SESSION_BUS_ADDRESS"] = address
+		environment["XDG_RUNTIME_DIR"] = folder.path
+		let result = try ChildProcess.run("DefaultsTestHelper", ["secret-lookup", "suite", "key", "1000"], environment: environment)
+		let error = try #require(result.lines.first { $0.hasPrefix("error ") }, "\(result.lines) \(result.errorOutput)")
+		#expect(error.contains("unavailable"), "\(error)")
+		let elapsed = try #require(result.lines.last.flatMap { Double($0.replacingOccurrences(of: "elapsed ", with: "")) })
+		SecretServiceTestDaemon.report("bus without a Secret Service: \(error.dropFirst(6)) in \(elapsed) ms inside the process")
+		#expect(elapsed < 100)
+	}
+
 	@Test("SecretService: the errors read as one line each")
 	func secretServiceErrorDescriptions() {
 		let errors: [SecretServiceError] = [.unavailable(reason: "no session bus"), .locked, .timedOut(.seconds(1)), .failed(message: "refused")]
@@ -278,6 +311,29 @@ struct SecretServiceClientTests {
 		kill(daemon, SIGCONT)
 		try client.store("after", suite: suite, key: "blob")
 		#expect(try client.lookupString(suite: suite, key: "blob") == "after")
+	}
+
+	@Test("SecretService: a killed daemon is replaced by one the bus starts, locked; unlocked, it answers again", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceKilledDaemon() throws {
+		let suite = SecretServiceTestDaemon.uniqueSuite()
+		try client.store("kept on disk", suite: suite, key: "token")
+		defer { _ = try? client.clear(suite: suite, key: "token") }
+		#expect(kill(try SecretServiceTestDaemon.pid(), SIGKILL) == 0)
+		var isUnlocked = false
+		defer {
+			if !isUnlocked {
+				_ = try? SecretServiceTestDaemon.control("unlock")
+			}
+		}
+
+		// The bus starts gnome-keyring again on the next call (D-Bus activation), without the password: the keyring stays locked.
+		let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: .seconds(2))
+		let started = ContinuousClock.now
+		#expect(throws: SecretServiceError.locked) { try client.lookup(suite: suite, key: "token") }
+		SecretServiceTestDaemon.report("killed daemon: the next lookup, through a daemon the bus started, answered .locked after \(ContinuousClock.now - started)")
+		try SecretServiceTestDaemon.control("unlock")
+		isUnlocked = true
+		#expect(try client.lookupString(suite: suite, key: "token") == "kept on disk")
 	}
 
 	@Test("SecretService: four threads write at once", .enabled(if: SecretServiceTestDaemon.isAvailable))
