@@ -241,15 +241,42 @@ package final class SecretServiceClient: Sendable {
 		try? loadedSchema.get().pointer
 	}
 
-	/// Runs `body` with a session bus connection, bounded by ``timeout``.
+	/**
+	Runs `body` with a session bus connection, bounded by ``timeout``.
+
+	libsecret keeps one `SecretService` for the process, bound to the daemon
+	that answered first; a daemon that was killed, restarted or replaced (a
+	new login) knows neither that name nor its session. So after a failure
+	other than a timeout or a locked keyring, the shared service is dropped
+	and `body` runs once more, within the same deadline: reading, storing
+	and clearing by attributes can be repeated safely.
+	*/
 	private func perform<Result>(_ body: (SecretServiceSession) throws(SecretServiceError) -> Result) throws(SecretServiceError) -> Result {
 		let library = try SecretServiceLibrary.shared.get()
 		_ = try loadedSchema.get()
 		let call = try SecretServiceCall(library: library, timeout: timeout)
 		defer { call.finish() }
-		let session = try SecretServiceSession.connect(call: call)
-		defer { session.close() }
-		return try body(session)
+		var isRetry = false
+		while true {
+			// No bus: nothing to retry.
+			let session = try SecretServiceSession.connect(call: call)
+			defer { session.close() }
+			do {
+				return try body(session)
+			} catch {
+				switch error {
+				case .timedOut, .locked:
+					throw error
+				case .unavailable, .failed:
+					library.serviceDisconnect()
+					guard !isRetry, !call.didTimeOut else {
+						throw error
+					}
+
+					isRetry = true
+				}
+			}
+		}
 	}
 }
 #endif

@@ -156,38 +156,8 @@ struct SecretServiceSession {
 		return table
 	}
 
-	/**
-	Runs `body` with libsecret's shared `SecretService` (opened with an
-	encrypted session on first use). libsecret keeps that service for the
-	process, bound to the daemon that answered first: a daemon that was
-	restarted or replaced (a new login) knows neither its name nor its
-	session. So after a failure other than a timeout or a locked keyring,
-	the shared service is dropped and `body` runs once more with a new one,
-	within the same deadline; reading, storing and clearing by attributes
-	can be repeated safely.
-	*/
+	/// Runs `body` with libsecret's shared `SecretService`, opened with an encrypted session on first use.
 	func withService<Result>(_ body: (SecretServiceLibrary.Pointer) throws(SecretServiceError) -> Result) throws(SecretServiceError) -> Result {
-		var attempt = 1
-		while true {
-			do {
-				return try withSharedService(body)
-			} catch {
-				switch error {
-				case .timedOut, .locked:
-					throw error
-				case .unavailable, .failed:
-					library.serviceDisconnect()
-					guard attempt < 2, !call.didTimeOut else {
-						throw error
-					}
-
-					attempt += 1
-				}
-			}
-		}
-	}
-
-	private func withSharedService<Result>(_ body: (SecretServiceLibrary.Pointer) throws(SecretServiceError) -> Result) throws(SecretServiceError) -> Result {
 		var error: SecretServiceLibrary.Pointer?
 		let service = library.serviceGet(Self.openSession, call.cancellable, &error)
 		if let failure = library.takeError(error) {
@@ -216,8 +186,11 @@ struct SecretServiceSession {
 			return .unavailable(reason: "no Secret Service on the session bus (\(error.message))")
 		case let name? where name.hasPrefix("org.freedesktop.DBus.Error.Spawn"):
 			return .unavailable(reason: "the Secret Service could not be started (\(error.message))")
-		case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
+		case "org.freedesktop.DBus.Error.Timeout":
 			return .timedOut(call.timeout)
+		case "org.freedesktop.DBus.Error.NoReply":
+			// Before our deadline (the bus's own is 25 s): the daemon left the bus during the call.
+			return .failed(message: "the Secret Service went away during the call (\(error.message))")
 		case "org.freedesktop.Secret.Error.IsLocked":
 			return .locked
 		default:
