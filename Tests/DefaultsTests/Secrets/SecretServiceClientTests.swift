@@ -28,6 +28,22 @@ enum SecretServiceTestDaemon {
 		try #require(pid_t(control("pid")))
 	}
 
+	/// The label and schema of the one item of `key` in `suite`, as another Secret Service client (Seahorse, gdbus) sees it.
+	static func itemDescription(suite: String, key: String) throws -> String {
+		func gdbus(_ arguments: [String]) throws -> String {
+			let result = try ChildProcess.run(path: "/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.secrets"] + arguments, environment: environment)
+			return result.output
+		}
+
+		let found = try gdbus([
+			"--object-path", "/org/freedesktop/secrets", "--method", "org.freedesktop.Secret.Service.SearchItems", "{'suite': '\(suite)', 'key': '\(key)'}",
+		])
+		let path = try #require(found.split(separator: "'").first { $0.hasPrefix("/org/freedesktop/secrets/collection/") })
+		let label = try gdbus(["--object-path", String(path), "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Secret.Item", "Label"])
+		let attributes = try gdbus(["--object-path", String(path), "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Secret.Item", "Attributes"])
+		return "\(String(path)) \(label) \(attributes)"
+	}
+
 	/// A suite name no other test uses.
 	static func uniqueSuite(_ label: String = #function) -> String {
 		"defaults-secret-tests-\(label.prefix(30).filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
@@ -137,6 +153,11 @@ struct SecretServiceClientTests {
 		#expect(try client.lookup(suite: suite, key: "token") == nil)
 		try client.store("s3cret – ünïcode ✓", suite: suite, key: "token")
 		#expect(try client.lookupString(suite: suite, key: "token") == "s3cret – ünïcode ✓")
+		// In the default collection (the login keyring), labelled for a person, with the schema and both attributes.
+		let item = try SecretServiceTestDaemon.itemDescription(suite: suite, key: "token")
+		#expect(item.hasPrefix("/org/freedesktop/secrets/collection/login/"), "\(item)")
+		#expect(item.contains("'DefaultsTests – token'"), "\(item)")
+		#expect(item.contains("'xdg:schema': 'org.swift.Defaults'") && item.contains("'suite': '\(suite)'") && item.contains("'key': 'token'"), "\(item)")
 		try client.store("second", suite: suite, key: "token")
 		#expect(try client.lookupString(suite: suite, key: "token") == "second")
 		// Another suite's key of the same name is another item.
