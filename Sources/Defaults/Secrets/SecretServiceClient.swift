@@ -60,16 +60,23 @@ package final class SecretServiceClient: Sendable {
 
 	// MARK: Reading, writing, removing
 
+	/// Whether the default collection is there to read and write: `false` when there is none; a locked one throws ``SecretServiceError/locked``.
+	private static func isOpen(_ session: SecretServiceSession) throws(SecretServiceError) -> Bool {
+		switch try session.defaultCollection() {
+		case .missing:
+			false
+		case .locked:
+			throw .locked
+		case .unlocked:
+			true
+		}
+	}
+
 	/// The secret stored for `key` of `suite`, or `nil` when there is none (a locked keyring throws ``SecretServiceError/locked``).
 	package func lookup(suite: String, key: String) throws(SecretServiceError) -> Data? {
 		try perform { session throws(SecretServiceError) -> Data? in
-			switch try session.defaultCollection() {
-			case .missing:
+			guard try Self.isOpen(session) else {
 				return nil
-			case .locked:
-				throw .locked
-			case .unlocked:
-				break
 			}
 
 			let attributes = try session.attributes(suite: suite, key: key)
@@ -119,13 +126,8 @@ package final class SecretServiceClient: Sendable {
 	/// Stores `data` for `key` of `suite` in the default collection, replacing the item that held it; `label` defaults to ``label(forKey:)``.
 	package func store(_ data: Data, suite: String, key: String, label: String? = nil, contentType: String = "application/octet-stream") throws(SecretServiceError) {
 		try perform { session throws(SecretServiceError) in
-			switch try session.defaultCollection() {
-			case .missing:
+			guard try Self.isOpen(session) else {
 				throw .unavailable(reason: "the Secret Service has no default collection (no login keyring) to store in")
-			case .locked:
-				throw .locked
-			case .unlocked:
-				break
 			}
 
 			let attributes = try session.attributes(suite: suite, key: key)
@@ -166,13 +168,8 @@ package final class SecretServiceClient: Sendable {
 	@discardableResult
 	package func clear(suite: String, key: String) throws(SecretServiceError) -> Bool {
 		try perform { session throws(SecretServiceError) in
-			switch try session.defaultCollection() {
-			case .missing:
+			guard try Self.isOpen(session) else {
 				return false
-			case .locked:
-				throw .locked
-			case .unlocked:
-				break
 			}
 
 			let attributes = try session.attributes(suite: suite, key: key)
