@@ -97,7 +97,8 @@ struct SecretServiceClientTests {
 		#expect(error.contains("unavailable"), "\(result.lines)")
 		let elapsed = try #require(result.lines.last.flatMap { Double($0.replacingOccurrences(of: "elapsed ", with: "")) })
 		SecretServiceTestDaemon.report("no bus (\(address.isEmpty ? "no address" : address)): \(error.dropFirst(6)) in \(elapsed) ms inside the process (\(wall) with its start)")
-		#expect(elapsed < 100)
+		// Measured at 1–10 ms; the bound only tells "answered at once" from the call's 1 s timeout and D-Bus's 25 s, with room for a loaded machine and the sanitizer.
+		#expect(elapsed < 500)
 	}
 
 	@Test(
@@ -130,7 +131,8 @@ struct SecretServiceClientTests {
 		#expect(error.contains("unavailable"), "\(error)")
 		let elapsed = try #require(result.lines.last.flatMap { Double($0.replacingOccurrences(of: "elapsed ", with: "")) })
 		SecretServiceTestDaemon.report("bus without a Secret Service: \(error.dropFirst(6)) in \(elapsed) ms inside the process")
-		#expect(elapsed < 100)
+		// Measured at 1–10 ms; the bound only tells "answered at once" from the call's 1 s timeout and D-Bus's 25 s, with room for a loaded machine and the sanitizer.
+		#expect(elapsed < 500)
 	}
 
 	@Test("SecretService: the errors read as one line each")
