@@ -45,7 +45,7 @@ extension Defaults.Key {
 			let mutex = LastReadLocks.mutex(for: self)
 			pthread_mutex_lock(mutex)
 			// Checked again under the mutex: another thread may have remembered another read meanwhile.
-			if lastReadVersion.load(ordering: .relaxed) == version, lastReadSuite == ObjectIdentifier(suite), let stored = lastReadValue {
+			if lastReadVersion.load(ordering: .relaxed) == version, let stored = lastReadValue {
 				let value = stored.pointee
 				pthread_mutex_unlock(mutex)
 				return value
@@ -57,28 +57,28 @@ extension Defaults.Key {
 		guard let entry = suite.values.entry(forKey: name) else {
 			let value = defaultValue
 			if hasStaticDefault {
-				remember(value, readIn: suite, at: version)
+				remember(value, at: version)
 			}
 
 			return value
 		}
 
 		if let decoded = entry.decoded as? DecodedValue<Value> {
-			remember(decoded.value, readIn: suite, at: version)
+			remember(decoded.value, at: version)
 			return decoded.value
 		}
 
 		do {
 			let value = try decode(entry, in: suite)
-			remember(value, readIn: suite, at: version)
+			remember(value, at: version)
 			return value
 		} catch {
 			return value(afterFailing: error, toDecode: entry.object, in: suite)
 		}
 	}
 
-	/// Remembers what a read of `suite` at `version` returned, when the suite tells versions and the value cannot change behind the next read.
-	private func remember(_ value: Value, readIn suite: Suite, at version: UInt64) {
+	/// Remembers what a read at `version` (unique to one state of one suite) returned, when the suite tells versions and the value cannot change behind the next read.
+	private func remember(_ value: Value, at version: UInt64) {
 		guard version != 0, codec.decodesToValues else {
 			return
 		}
@@ -87,7 +87,6 @@ extension Defaults.Key {
 		pthread_mutex_lock(mutex)
 		defer { pthread_mutex_unlock(mutex) }
 		if Self.remembersInline {
-			// Versions are unique across every suite of the process: the version alone says which suite the bits came from.
 			lastReadVersion.store(0, ordering: .relaxed)
 			atomicMemoryFence(ordering: .releasing)
 			lastReadBits.store(Self.bits(of: value), ordering: .relaxed)
@@ -103,7 +102,6 @@ extension Defaults.Key {
 			lastReadValue = stored
 		}
 
-		lastReadSuite = ObjectIdentifier(suite)
 		lastReadVersion.store(version, ordering: .releasing)
 	}
 

@@ -28,11 +28,11 @@ extension Defaults {
 		// What this key last read (``LastReadLocks``), touched only under its mutex: kept in fields of fixed layout, so that
 		// a read that finds it current costs no generic layout work, and the value out of line, allocated at the first one.
 		// The version is also published atomically: a read of a suite that changed since sees it differs and takes no lock.
+		// Versions are unique across every suite of the process, so the version alone also says which suite was read.
 		// A value of a plain type of at most 8 bytes (`Int`, `Bool`, `Double`, a small enum…) is kept in `lastReadBits`
 		// instead, which a read that hits loads without any lock (``LastReadLocks``).
 		let lastReadVersion = Atomic<UInt64>(0)
 		let lastReadBits = Atomic<UInt64>(0)
-		@exclusivity(unchecked) var lastReadSuite: ObjectIdentifier?
 		@exclusivity(unchecked) var lastReadValue: UnsafeMutablePointer<Value>?
 
 		/// Whether the default is a value rather than a closure called at each read: a read that finds nothing may be remembered too.

@@ -44,20 +44,11 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		}
 	}
 
-	/// Takes the file's contents as first read, before anything else reads or writes the suite.
+	/// Takes the file's contents as first read, once, before anything else reads or writes the suite (its stored layer is empty until then).
 	func startStored(from contents: [String: PropertyListValue]) {
 		lock.lock()
 		defer { lock.unlock() }
-		guard layers[.stored].isEmpty else {
-			for (name, value) in contents {
-				let object = value.object
-				layers.set(object, forKey: name, in: .stored)
-				publish(layers.winner(of: name, once: .stored, holds: object), for: name, at: nil)
-			}
-
-			return
-		}
-
+		assert(layers[.stored].isEmpty, "a suite's values start from its file once")
 		// Built whole, in the contents' own table layout: no name is hashed again and no table grows step by step (at
 		// 10,000 names, a third of the start-up's instructions and of its memory peak). A name's winner is its stored
 		// value unless another layer holds it, and every name another layer holds is in `effective` already.

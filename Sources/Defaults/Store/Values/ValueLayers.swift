@@ -30,11 +30,6 @@ struct ValueLayers {
 		objects[layer.rawValue][name] = object
 	}
 
-	/// Makes room in `layer` for `count` names at once, so filling it never grows it step by step.
-	mutating func reserveCapacity(_ count: Int, in layer: ValueLayer) {
-		objects[layer.rawValue].reserveCapacity(count)
-	}
-
 	/// Replaces every object of `layer`.
 	mutating func replace(_ layer: ValueLayer, with newObjects: [String: Any]) {
 		objects[layer.rawValue] = newObjects
