@@ -65,6 +65,11 @@ package enum ValueLayer: Int, CaseIterable, Sendable {
 		}
 	}
 
+	/// Whether a value from here hides one from `other` (it comes first in the declaration).
+	package func precedes(_ other: ValueLayer) -> Bool {
+		rawValue < other.rawValue
+	}
+
 	/// For each name any of `layers` holds, the value a read finds: the one of the highest layer holding it, and that layer.
 	package static func winners<Value>(_ layers: [ValueLayer: [String: Value]]) -> [String: (layer: ValueLayer, value: Value)] {
 		var winners: [String: (layer: ValueLayer, value: Value)] = [:]

@@ -8,10 +8,16 @@ Every ``ValueLayer``, read by its precedence (``ValueLayers``): values an
 administrator forces, launch arguments, the suite's stored values (its file as
 this process knows it, with this process's changes), the administrator's
 system-wide defaults, the global domain, and the defaults this suite's keys
-registered. Each read is one lookup
-in `effective`, which holds the winning layer of every name and is updated by
-each change to any layer: a change costs a handful of lookups, whatever the
-size of the suite, and a read never rebuilds anything.
+registered. Each read is one lookup in `effective`, which holds the winning
+layer of every name and is updated by each change to any layer: a change
+costs a handful of lookups, whatever the size of the suite, and a read never
+rebuilds anything.
+
+The stored values live in `effective` too, as the entries whose layer is
+`.stored`: a suite is mostly stored values, and one table of them (rather
+than a layer and a table of winners) halves what a loaded suite costs and
+spares each write a lookup. Only a stored value that a forced value or a
+launch argument hides is kept apart, in `storedBeneath`.
 
 Registered defaults belong to this suite only, unlike Foundation's on Linux,
 which every suite of the process shares.
@@ -24,10 +30,14 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	// Spelled out rather than `Locked`: reads take it once, and every nanosecond of a read counts.
 	private let lock = NSLock()
 	// Every variable below is only touched under `lock`: the runtime's exclusivity checks would repeat it at every access.
+	/// Every layer but the stored one.
 	@exclusivity(unchecked) private var layers = ValueLayers()
 	/// The `.argument` layer too, which never changes: read here without the lock.
 	private let arguments: [String: Any]
+	/// What a read of each name finds; a stored value that wins is kept only here.
 	@exclusivity(unchecked) private var effective: [String: SuiteEntry] = [:]
+	/// The stored values a forced value or a launch argument hides, which `effective` does not hold.
+	@exclusivity(unchecked) private var storedBeneath: [String: Any] = [:]
 	@exclusivity(unchecked) private var lastVersion: UInt64 = 0
 	/// `lastVersion`, published for reads that take no lock (``currentVersion``).
 	private let published = Atomic<UInt64>(0)
@@ -36,28 +46,29 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 
 	init(stored: [String: PropertyListValue], arguments: [String: Any], global: [String: PropertyListValue]) {
 		self.arguments = arguments
-		layers.replace(.stored, with: stored.mapValues(\.object))
 		layers.replace(.argument, with: arguments)
 		layers.replace(.global, with: global.mapValues(\.object))
-		for name in Set(stored.keys).union(arguments.keys).union(global.keys) {
+		for name in Set(arguments.keys).union(global.keys) {
 			refresh(name)
+		}
+
+		if !stored.isEmpty {
+			startStored(from: stored)
 		}
 	}
 
-	/// Takes the file's contents as first read, once, before anything else reads or writes the suite (its stored layer is empty until then).
+	/// Takes the file's contents as first read, once, before anything else reads or writes the suite (it holds no stored value until then).
 	func startStored(from contents: [String: PropertyListValue]) {
 		lock.lock()
 		defer { lock.unlock() }
-		assert(layers[.stored].isEmpty, "a suite's values start from its file once")
+		assert(storedBeneath.isEmpty && !effective.values.contains { $0.layer == .stored }, "a suite's values start from its file once")
 		// Built whole, in the contents' own table layout: no name is hashed again and no table grows step by step (at
 		// 10,000 names, a third of the start-up's instructions and of its memory peak). A name's winner is its stored
 		// value unless another layer holds it, and every name another layer holds is in `effective` already.
-		let stored = contents.mapValues(\.object)
-		layers.replace(.stored, with: stored)
 		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
 		let version = lastVersion
 		let others = effective
-		effective = stored.mapValues { SuiteEntry(object: $0, layer: .stored, version: version) }
+		effective = contents.mapValues { SuiteEntry(object: $0.object, layer: .stored, version: version) }
 		published.store(version, ordering: .releasing)
 		for name in others.keys {
 			refresh(name)
@@ -85,20 +96,20 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func ownObject(forKey name: String) -> Any? {
 		lock.lock()
 		defer { lock.unlock() }
-		return layers.winner(of: name, among: \.isOwn)?.object
+		return layers.winner(of: name, stored: stored(name, under: effective[name]), among: \.isOwn)?.object
 	}
 
 	func storedObject(forKey name: String) -> Any? {
 		lock.lock()
 		defer { lock.unlock() }
-		return layers[.stored][name]
+		return stored(name, under: effective[name])
 	}
 
 	func configuredValues() -> [String: PropertyListValue] {
 		lock.lock()
-		let configured = effective.compactMapValues { $0.layer.configures ? $0.object : nil }
+		let effective = effective
 		lock.unlock()
-		return configured.compactMapValues(PropertyListValue.init)
+		return effective.compactMapValues { $0.layer.configures ? PropertyListValue($0.object) : nil }
 	}
 
 	func configuredObject(forKey name: String) -> Any? {
@@ -113,10 +124,16 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	}
 
 	func storedValues() -> [String: PropertyListValue] {
+		// Copied under the lock (no element is), picked out after it.
 		lock.lock()
-		let stored = layers[.stored]
+		let (effective, beneath) = (effective, storedBeneath)
 		lock.unlock()
-		return stored.compactMapValues(PropertyListValue.init)
+		var stored = effective.compactMapValues { $0.layer == .stored ? PropertyListValue($0.object) : nil }
+		for (name, object) in beneath {
+			stored[name] = PropertyListValue(object)
+		}
+
+		return stored
 	}
 
 	func argument(forKey name: String) -> Any? {
@@ -125,8 +142,9 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 
 	func storedNames() -> [String] {
 		lock.lock()
-		defer { lock.unlock() }
-		return Array(layers[.stored].keys)
+		let (effective, beneath) = (effective, storedBeneath)
+		lock.unlock()
+		return effective.compactMap { $0.value.layer == .stored ? $0.key : nil } + beneath.keys
 	}
 
 	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
@@ -142,8 +160,17 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 			return nil
 		}
 
-		layers.set(normalized, forKey: name, in: .stored)
-		let winner = layers.winner(of: name, once: .stored, holds: normalized)
+		// `effective` holds the winner, so its layer says whether any layer above the stored one holds `name`.
+		let winner: (object: Any, layer: ValueLayer)?
+		if let old, old.layer.precedes(.stored) {
+			storedBeneath[name] = normalized
+			winner = (old.object, old.layer)
+		} else if let normalized {
+			winner = (normalized, .stored)
+		} else {
+			winner = layers.winner(of: name, stored: nil) { ValueLayer.stored.precedes($0) }
+		}
+
 		return AppliedChange(oldObject: old?.object, newObject: publish(winner, for: name, at: index))
 	}
 
@@ -151,8 +178,13 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		lock.lock()
 		defer { lock.unlock() }
 		layers.set(object, forKey: name, in: .registered)
-		// Declaring a key registers its default: the registered layer is not looked up again.
-		publish(layers.winner(of: name, once: .registered, holds: object), for: name, at: nil)
+		// The lowest layer: it is what reads find unless another layer holds the name, and `effective` says whether one does.
+		let index = effective.index(forKey: name)
+		if let index, effective.values[index].layer != .registered {
+			return
+		}
+
+		publish((object, .registered), for: name, at: index)
 	}
 
 	func registeredObject(forKey name: String) -> Any? {
@@ -205,10 +237,37 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return changes
 	}
 
-	/// Recomputes what a read of `name` finds, as a new version; returns its object. Call with the lock held.
+	/// The stored object of `name`, whose entry in `effective` is `entry`. Call with the lock held.
+	private func stored(_ name: String, under entry: SuiteEntry?) -> Any? {
+		guard let entry else {
+			return nil
+		}
+
+		if entry.layer == .stored {
+			return entry.object
+		}
+
+		return entry.layer.precedes(.stored) && !storedBeneath.isEmpty ? storedBeneath[name] : nil
+	}
+
+	/**
+	Recomputes what a read of `name` finds, after a change to a layer other
+	than the stored one, as a new version; returns its object. The stored
+	value moves between `effective` and `storedBeneath` as a layer above it
+	comes and goes. Call with the lock held.
+	*/
 	@discardableResult
 	private func refresh(_ name: String) -> Any? {
-		publish(layers.winner(of: name), for: name, at: nil)
+		let index = effective.index(forKey: name)
+		let stored = stored(name, under: index.map { effective.values[$0] })
+		let winner = layers.winner(of: name, stored: stored)
+		if let stored, let layer = winner?.layer, layer.precedes(.stored) {
+			storedBeneath[name] = stored
+		} else if !storedBeneath.isEmpty {
+			storedBeneath[name] = nil
+		}
+
+		return publish(winner, for: name, at: index)
 	}
 
 	/// Makes `winner` what a read of `name` finds, as a new version; `index`: where `effective` holds `name`, when the caller looked it up. Call with the lock held.

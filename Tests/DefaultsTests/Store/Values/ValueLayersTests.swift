@@ -8,38 +8,69 @@ import Testing
 		var layers = ValueLayers()
 		layers.set("registered", forKey: "theme", in: .registered)
 		layers.set("global", forKey: "theme", in: .global)
-		#expect(layers.winner(of: "theme")?.layer == .global)
-		layers.set("stored", forKey: "theme", in: .stored)
+		#expect(layers.winner(of: "theme", stored: nil)?.layer == .global)
 		layers.replace(.systemWide, with: ["theme": "system-wide"])
-		#expect(layers.winner(of: "theme")?.layer == .stored)
+		#expect(layers.winner(of: "theme", stored: "stored")?.layer == .stored)
 		layers.set("argument", forKey: "theme", in: .argument)
 		layers.replace(.forced, with: ["theme": "forced"])
-		#expect(layers.winner(of: "theme")?.object as? String == "forced")
-		#expect(layers.winner(of: "theme", among: \.isOwn)?.object as? String == "argument")
+		#expect(layers.winner(of: "theme", stored: "stored")?.object as? String == "forced")
+		#expect(layers.winner(of: "theme", stored: "stored", among: \.isOwn)?.object as? String == "argument")
 
 		layers.replace(.forced, with: [:])
 		layers.set(nil, forKey: "theme", in: .argument)
-		#expect(layers.winner(of: "theme")?.object as? String == "stored")
-		#expect(layers.winner(of: "missing") == nil)
+		#expect(layers.winner(of: "theme", stored: "stored")?.object as? String == "stored")
+		#expect(layers.winner(of: "missing", stored: nil) == nil)
 	}
 
-	/// The shortcut a write takes (the layer it sets is not looked up again) finds what the full lookup finds, for every layer and for removals.
-	@Test func theWinnerOnceALayerHoldsAValueIsTheFullLookupsWinner() {
-		var layers = ValueLayers()
-		layers.replace(.forced, with: ["forcedName": "forced"])
-		layers.replace(.argument, with: ["argumentName": "argument"])
-		layers.replace(.global, with: ["globalName": "global", "theme": "global"])
-		layers.set("registered", forKey: "theme", in: .registered)
-		for layer in ValueLayer.allCases {
-			for name in ["forcedName", "argumentName", "globalName", "theme", "nobody"] {
-				for object in ["new", nil] as [String?] {
-					var changed = layers
-					changed.set(object, forKey: name, in: layer)
-					let shortcut = changed.winner(of: name, once: layer, holds: object)
-					let full = changed.winner(of: name)
-					#expect(shortcut?.layer == full?.layer && shortcut?.object as? String == full?.object as? String, "\(layer) \(name) \(object ?? "nil")")
-				}
+	/**
+	A suite's values keep its stored layer inside the table of winners, and take
+	shortcuts on writes and registrations: after every change of a long random
+	sequence, what they give matches a model that keeps each layer whole and
+	looks every name up by precedence.
+	*/
+	@Test func everyChangeLeavesWhatTheLayersGiveByPrecedence() {
+		let names = ["a", "b", "c", "d"]
+		let arguments: [String: Any] = ["b": 10]
+		var model: [ValueLayer: [String: Int]] = [.argument: ["b": 10]]
+		let values = OwnedSuiteValues(stored: [:], arguments: arguments, global: [:])
+		var generator = SystemRandomNumberGenerator()
+		let steps = ProcessInfo.processInfo.environment["DEFAULTS_LAYER_STEPS"].flatMap(Int.init) ?? 2_000
+		values.startStored(from: ["a": .integer(1), "b": .integer(2)])
+		model[.stored] = ["a": 1, "b": 2]
+		for step in 0..<steps {
+			let name = names.randomElement(using: &generator)!
+			let number: Int? = Bool.random(using: &generator) ? Int.random(in: 0..<100, using: &generator) : nil
+			switch Int.random(in: 0..<5, using: &generator) {
+			case 0:
+				_ = values.apply(number, to: name) { _, _ in true }
+				model[.stored, default: [:]][name] = number
+			case 1:
+				let registered = number ?? step
+				values.register(registered, forKey: name)
+				model[.registered, default: [:]][name] = registered
+			case 2, 3:
+				let layer: ValueLayer = Bool.random(using: &generator) ? .forced : .systemWide
+				var replaced = model[layer] ?? [:]
+				replaced[name] = number
+				_ = values.replace([layer: replaced.mapValues { .integer($0) }])
+				model[layer] = replaced
+			default:
+				var global = model[.global] ?? [:]
+				global[name] = number
+				_ = values.replaceGlobal(with: global.mapValues { .integer($0) })
+				model[.global] = global
 			}
+
+			let winners = ValueLayer.winners(model)
+			for name in names {
+				let entry = values.entry(forKey: name)
+				#expect(entry?.layer == winners[name]?.layer && entry?.object as? Int == winners[name]?.value, "step \(step): \(name)")
+				#expect(values.storedObject(forKey: name) as? Int == model[.stored]?[name], "step \(step): stored \(name)")
+				#expect(values.ownObject(forKey: name) as? Int == (model[.argument]?[name] ?? model[.stored]?[name]), "step \(step): own \(name)")
+			}
+
+			#expect(values.storedValues() == (model[.stored] ?? [:]).mapValues { .integer($0) }, "step \(step)")
+			#expect(Set(values.storedNames()) == Set((model[.stored] ?? [:]).keys), "step \(step)")
 		}
 	}
 
