@@ -31,6 +31,7 @@ extension SuiteFile: SuiteBacking {
 		let mode = PersistenceSettings.writeMode
 		let isForkedChild = ForkDetection.generation != 0
 		let (size, flush) = state.withLock { state -> (SuiteSizeAccount.Admission, FlushPolicy.Action) in
+			state.measureSizeIfNeeded()
 			let size = state.size.admit(name, value, suite: domainName)
 			guard case .accepted = size else {
 				return (size, .none)
@@ -47,7 +48,7 @@ extension SuiteFile: SuiteBacking {
 	}
 
 	func wouldRefuse(_ name: String, to value: PropertyListValue?) -> Bool {
-		state.withLock { $0.size.refuses(name, value) }
+		state.withLock { $0.measuredSize().refuses(name, value) }
 	}
 
 	/**
@@ -66,7 +67,10 @@ extension SuiteFile: SuiteBacking {
 
 			return changes
 		}
-		if let warning = state.withLock({ $0.size.warning(afterCommitting: committed, over: previous, suite: domainName) }) {
+		if let warning = state.withLock({ state in
+			state.measureSizeIfNeeded()
+			return state.size.warning(afterCommitting: committed, over: previous, suite: domainName)
+		}) {
 			DiagnosticReporter.report(warning)
 		}
 

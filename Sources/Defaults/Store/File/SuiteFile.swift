@@ -63,7 +63,11 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		file changed after this process started.
 		*/
 		var foundationMayPredateTheFile = true
-		/// The budget, and the exact size of the file `lastKnown` with the pending changes would make.
+		/**
+		The budget, and the exact size of the file `lastKnown` with the pending
+		changes would make, measured at its first use (``measuredSize()``): a
+		process that only reads a suite never keeps an entry per name for it.
+		*/
 		var size = SuiteSizeAccount(budget: .platformDefault, hardLimit: FileLimits.maximumFileSize)
 		/// The unreadable file last set aside: one copy of the same failure per burst.
 		var lastSetAside: SetAside?
@@ -80,6 +84,26 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		value; returns what ``SuiteFile/perform(_:)`` must do once that lock is
 		released. A refused change written again no longer fails the next flush.
 		*/
+		/// The size account, measured first from `lastKnown` and the pending changes if nothing measured it yet.
+		mutating func measuredSize() -> SuiteSizeAccount {
+			measureSizeIfNeeded()
+			return size
+		}
+
+		/// Measures the size account from `lastKnown` and the pending changes, unless it has been measured since the file was first read.
+		mutating func measureSizeIfNeeded() {
+			guard size.tally == nil else {
+				return
+			}
+
+			var contents = lastKnown
+			for (name, change) in flush.pending {
+				contents[name] = change.value
+			}
+
+			size.measure(contents)
+		}
+
 		mutating func recordPending(_ name: String, to value: PropertyListValue?, mode: Defaults.WriteMode, isForkedChild: Bool) -> FlushPolicy.Action {
 			if refusedSinceFlush != nil {
 				refusedSinceFlush?.names.remove(name)
@@ -132,7 +156,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			state.lastKnown = contents
 			state.lastKnownVersion = FileVersion(identity: identity, contents: data)
 			state.foundationMayPredateTheFile = identity.map { ProcessStart.mayHaveStartedBefore($0.modified) } ?? true
-			state.size.measure(contents)
+			state.size.forgetMeasurement()
 		}
 	}
 

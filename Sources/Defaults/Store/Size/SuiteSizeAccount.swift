@@ -165,6 +165,11 @@ struct SuiteSizeAccount: Sendable {
 		rearmIfRoom()
 	}
 
+	/// Forgets what was measured: the owner measures again at the next use (the values it measured were replaced).
+	mutating func forgetMeasurement() {
+		tally = nil
+	}
+
 	/// Takes the values as measured again from scratch (first use, or a store others write behind the library's back), with the changes of commits not applied yet.
 	mutating func measure(_ contents: [String: PropertyListValue]) {
 		tally = SuiteSizeTally(contents)

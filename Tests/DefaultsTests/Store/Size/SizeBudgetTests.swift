@@ -74,6 +74,27 @@ struct SizeBudgetTests {
 		#expect(Defaults[keys[4]].count == 900)
 	}
 
+	/// The file's size is measured at the first write, not when it is read: what the file held before counts all the same.
+	@Test func aFileFullBeforeTheSuiteIsOpenedRefusesTheWriteThatWouldPassTheBudget() throws {
+		let suite = TestSuite()
+		let names = (0..<4).map { suite.keyName("part\($0)") }
+		let parts = Dictionary(uniqueKeysWithValues: names.map { ($0, Self.blob(900)) })
+		try PropertyListSerialization.data(fromPropertyList: parts, format: .binary, options: 0).write(to: suite.fileURL)
+		Defaults.setSizeBudget(Self.budget, suite: suite.defaults)
+		let first = Defaults.Key<Data>(names[0], default: Data(), suite: suite.defaults)
+		#expect(Defaults[first].count == 900, "read before anything is measured")
+
+		let extra = Defaults.Key<Data>(suite.keyName("extra"), default: Data(), suite: suite.defaults)
+		let reported = try diagnostics {
+			Defaults[extra] = Self.blob(900)
+			try Defaults.flush(suite: suite.defaults)
+		}
+
+		#expect(reported.map(\.kind) == [.sizeBudgetExceeded], "\(reported)")
+		#expect(Defaults[extra].isEmpty)
+		#expect(suite.fileContents()?[extra.name] == nil)
+	}
+
 	@Test func theWarningIsReportedOnceAndAgainAfterTheSuiteShrinks() throws {
 		let suite = TestSuite()
 		// Warned at 2048 bytes, armed again under 1844.
