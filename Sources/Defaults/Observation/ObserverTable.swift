@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /**
 The observers of one suite, by key name: how every change the library makes
@@ -46,12 +47,15 @@ final class ObserverTable: Sendable {
 	}
 
 	private let state = Locked(State())
+	/// How many names have observers, kept under the lock and read without it: a write nobody observes takes no lock here.
+	private let observedNames = Atomic<Int>(0)
 
 	func add(for name: String, wantsPrior: Bool, deliver: @escaping @Sendable (RawChange) -> Void) -> UInt64 {
 		state.withLock { state in
 			state.nextID += 1
 			let observer = Observer(id: state.nextID, wantsPrior: wantsPrior, deliver: deliver)
 			state.observers[name, default: [:]][observer.id] = observer
+			observedNames.store(state.observers.count, ordering: .releasing)
 			return observer.id
 		}
 	}
@@ -62,11 +66,18 @@ final class ObserverTable: Sendable {
 			if state.observers[name]?.isEmpty == true {
 				state.observers[name] = nil
 			}
+
+			observedNames.store(state.observers.count, ordering: .releasing)
 		}
 	}
 
 	/// The observers of `name` and of every key, or none when propagation is suppressed.
 	func observers(of name: String) -> [Observer] {
+		// An observer added before this call, on this thread or before a synchronisation with it, is counted here.
+		guard observedNames.load(ordering: .acquiring) != 0 else {
+			return []
+		}
+
 		let observers = state.withLock { state -> [Observer] in
 			guard !state.observers.isEmpty else {
 				return []

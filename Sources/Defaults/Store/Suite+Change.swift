@@ -32,7 +32,7 @@ extension Suite {
 
 		backing.prepareToAdmit()
 		var admission: WriteAdmission?
-		let applied = values.apply(newObject, to: name) { value, isForced in
+		let applied = values.apply(newObject, to: name, reporting: !observers.isEmpty) { value, isForced in
 			let decided = admit(name, to: value, isForced: isForced, origin: origin, isWithinBudget: isWithinBudget, backing: backing)
 			admission = decided
 			return decided.isAccepted
@@ -52,9 +52,11 @@ extension Suite {
 			syncLink?.recordLocalChange(name, to: newObject, in: self)
 		}
 
-		let change = RawChange(name: name, oldObject: applied.oldObject, newObject: applied.newObject, isPrior: false)
-		for observer in observers {
-			observer.deliver(change)
+		if !observers.isEmpty {
+			let change = RawChange(name: name, oldObject: applied.oldObject, newObject: applied.newObject, isPrior: false)
+			for observer in observers {
+				observer.deliver(change)
+			}
 		}
 
 		return true
@@ -88,12 +90,12 @@ extension Suite {
 		let backing = backing
 		var notifications: [ChangeNotification] = []
 		for (name, newObject) in changes {
-			let applied = values.apply(newObject, to: name) { _, _ in !backing.isPending(name) }
+			let observers = observers.observers(of: name)
+			let applied = values.apply(newObject, to: name, reporting: !observers.isEmpty) { _, _ in !backing.isPending(name) }
 			guard let applied else {
 				continue
 			}
 
-			let observers = observers.observers(of: name)
 			if !observers.isEmpty {
 				notifications.append(ChangeNotification(name: name, observers: observers, oldObject: applied.oldObject, newObject: applied.newObject))
 			}

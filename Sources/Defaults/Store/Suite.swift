@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /**
 Everything the library keeps about one suite, in one object, and the only way
@@ -42,6 +43,8 @@ package final class Suite: Sendable {
 	/// The administrator's layers of the suite's domain (Linux, suites with a file); set once, while the suite is made.
 	private let administratorLayers = Locked<AdministratorLayers?>(nil)
 	private let sync = Locked(SyncAttachment())
+	/// Whether a synchroniser was ever linked: writes to a suite nobody syncs read it, and take no lock for the link.
+	private let mayHaveSyncLink = Atomic(false)
 	private let reportedUndecodable = Locked<[String: Int]>([:])
 
 	private struct SyncAttachment {
@@ -121,8 +124,20 @@ package final class Suite: Sendable {
 
 	/// Where the suite reports each local change: the synchroniser that syncs keys of it, if any.
 	var syncLink: (any SuiteSyncLink)? {
-		get { sync.withLock { $0.link } }
-		set { sync.withLock { $0.link = newValue } }
+		get {
+			guard mayHaveSyncLink.load(ordering: .acquiring) else {
+				return nil
+			}
+
+			return sync.withLock { $0.link }
+		}
+		set {
+			if newValue != nil {
+				mayHaveSyncLink.store(true, ordering: .releasing)
+			}
+
+			sync.withLock { $0.link = newValue }
+		}
 	}
 
 	/// The timestamps of this device's last changes of the suite's synced keys, read from the ledger's file at first use.

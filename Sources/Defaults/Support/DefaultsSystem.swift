@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /**
 What the library keeps for the whole process, in one place, as swift-log
@@ -16,8 +17,8 @@ what they need through one entry point, ``overrideFolders(preferences:administra
 package enum DefaultsSystem {
 	// MARK: What the app sets
 
-	/// How writes reach the disk (`Defaults.writeMode`).
-	static let writeMode = Locked(Defaults.WriteMode.coalesced(milliseconds: 50))
+	/// How writes reach the disk (`Defaults.writeMode`), as one word (``Defaults/WriteMode/word``): every write reads it, and takes no lock for it.
+	static let writeMode = Atomic(Defaults.WriteMode.coalesced(milliseconds: 50).word)
 
 	/// Where diagnostics go instead of standard error (`Defaults.setDiagnosticHandler(_:)`).
 	static let diagnosticHandler = Locked<(@Sendable (Defaults.Diagnostic) -> Void)?>(nil)

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Process-wide persistence settings and the queue coalesced flushes run on.
 package enum PersistenceSettings {
 	static var writeMode: Defaults.WriteMode {
-		get { DefaultsSystem.writeMode.withLock { $0 } }
-		set { DefaultsSystem.writeMode.withLock { $0 = newValue } }
+		get { Defaults.WriteMode(word: DefaultsSystem.writeMode.load(ordering: .relaxed)) }
+		set { DefaultsSystem.writeMode.store(newValue.word, ordering: .relaxed) }
 	}
 
 	static let queue = DispatchQueue(label: "Defaults.persistence", qos: .utility)
@@ -89,5 +90,21 @@ extension Defaults {
 	public static var writeMode: WriteMode {
 		get { PersistenceSettings.writeMode }
 		set { PersistenceSettings.writeMode = newValue }
+	}
+}
+
+extension Defaults.WriteMode {
+	/// The mode as one word: `writeThrough` is `Int.min`, a coalesced window its milliseconds (a window of `Int.min` milliseconds, which means no wait as any negative one does, is kept as `Int.min + 1`).
+	var word: Int {
+		switch self {
+		case .writeThrough:
+			Int.min
+		case .coalesced(let milliseconds):
+			max(milliseconds, Int.min + 1)
+		}
+	}
+
+	init(word: Int) {
+		self = word == Int.min ? .writeThrough : .coalesced(milliseconds: word)
 	}
 }

@@ -112,7 +112,7 @@ final class FoundationSuiteValues: SuiteValueStore {
 	}
 
 	/// Foundation applies forced values by itself where it has them (Apple platforms): a write of a forced key is stored under it.
-	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
+	func apply(_ object: Any?, to name: String, reporting: Bool, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
 		guard accepted(object.flatMap(PropertyListValue.init), false) else {
 			return nil
 		}

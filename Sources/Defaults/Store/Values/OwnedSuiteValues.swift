@@ -147,31 +147,37 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return effective.compactMap { $0.value.layer == .stored ? $0.key : nil } + beneath.keys
 	}
 
-	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
+	func apply(_ object: Any?, to name: String, reporting: Bool, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
 		let value = object.flatMap(PropertyListValue.init)
 		// Kept as the file will give it back, so reads before and after a restart agree.
 		let normalized = value?.object
 		lock.lock()
 		defer { lock.unlock() }
-		// Found once, and used again for the new entry: `accepted` changes nothing here, so the index stays valid.
+		// Found once, and used again for the new entry: `accepted` changes nothing here, so the index stays valid. The
+		// entry is read field by field, never copied whole: a copy of its `Any` goes through the runtime, at every write.
 		let index = effective.index(forKey: name)
-		let old = index.map { effective.values[$0] }
-		guard accepted(value, old?.layer == .forced) else {
+		let oldLayer = index.map { Self.field(of: &effective.values[$0]) { $0.layer } }
+		guard accepted(value, oldLayer == .forced) else {
 			return nil
 		}
 
+		let oldObject = reporting ? index.map { Self.field(of: &effective.values[$0]) { $0.object } } : nil
 		// `effective` holds the winner, so its layer says whether any layer above the stored one holds `name`.
-		let winner: (object: Any, layer: ValueLayer)?
-		if let old, old.layer.precedes(.stored) {
+		if let index, let oldLayer, oldLayer.precedes(.stored) {
 			storedBeneath[name] = normalized
-			winner = (old.object, old.layer)
-		} else if let normalized {
-			winner = (normalized, .stored)
-		} else {
-			winner = layers.winner(of: name, stored: nil) { ValueLayer.stored.precedes($0) }
+			let hidden = Self.field(of: &effective.values[index]) { $0.object }
+			publish(hidden, oldLayer, for: name, at: index)
+			return AppliedChange(oldObject: oldObject, newObject: reporting ? hidden : nil)
 		}
 
-		return AppliedChange(oldObject: old?.object, newObject: publish(winner, for: name, at: index))
+		if let normalized {
+			publish(normalized, .stored, for: name, at: index)
+			return AppliedChange(oldObject: oldObject, newObject: reporting ? normalized : nil)
+		}
+
+		let winner = layers.winner(of: name, stored: nil) { ValueLayer.stored.precedes($0) }
+		publish(winner, for: name, at: index)
+		return AppliedChange(oldObject: oldObject, newObject: reporting ? winner?.object : nil)
 	}
 
 	func register(_ object: Any, forKey name: String) {
@@ -180,11 +186,11 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		layers.set(object, forKey: name, in: .registered)
 		// The lowest layer: it is what reads find unless another layer holds the name, and `effective` says whether one does.
 		let index = effective.index(forKey: name)
-		if let index, effective.values[index].layer != .registered {
+		if let index, Self.field(of: &effective.values[index], { $0.layer }) != .registered {
 			return
 		}
 
-		publish((object, .registered), for: name, at: index)
+		publish(object, .registered, for: name, at: index)
 	}
 
 	func registeredObject(forKey name: String) -> Any? {
@@ -267,26 +273,44 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 			storedBeneath[name] = nil
 		}
 
-		return publish(winner, for: name, at: index)
+		publish(winner, for: name, at: index)
+		return winner?.object
 	}
 
-	/// Makes `winner` what a read of `name` finds, as a new version; `index`: where `effective` holds `name`, when the caller looked it up. Call with the lock held.
-	@discardableResult
-	private func publish(_ winner: (object: Any, layer: ValueLayer)?, for name: String, at index: Dictionary<String, SuiteEntry>.Index?) -> Any? {
+	/// Makes `winner` what a read of `name` finds (`nil`: nothing), as a new version; `index`: where `effective` holds `name`, when the caller looked it up. Call with the lock held.
+	private func publish(_ winner: (object: Any, layer: ValueLayer)?, for name: String, at index: Dictionary<String, SuiteEntry>.Index?) {
+		if let winner {
+			publish(winner.object, winner.layer, for: name, at: index)
+			return
+		}
+
 		// Every change is a new version, a removal too: a key's last read (``currentVersion``) must not outlive it.
 		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
-		defer { published.store(lastVersion, ordering: .releasing) }
-		switch (winner, index) {
-		case (let winner?, let index?):
-			effective.values[index] = SuiteEntry(object: winner.object, layer: winner.layer, version: lastVersion)
-		case (let winner?, nil):
-			effective[name] = SuiteEntry(object: winner.object, layer: winner.layer, version: lastVersion)
-		case (nil, let index?):
+		if let index {
 			effective.remove(at: index)
-		case (nil, nil):
+		} else {
 			effective[name] = nil
 		}
 
-		return winner?.object
+		published.store(lastVersion, ordering: .releasing)
+	}
+
+	/// Makes `object`, from `layer`, what a read of `name` finds, as a new version; `index` as above. Call with the lock held.
+	private func publish(_ object: consuming Any, _ layer: ValueLayer, for name: String, at index: Dictionary<String, SuiteEntry>.Index?) {
+		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
+		let entry = SuiteEntry(object: object, layer: layer, version: lastVersion)
+		if let index {
+			effective.values[index] = entry
+		} else {
+			effective[name] = entry
+		}
+
+		published.store(lastVersion, ordering: .releasing)
+	}
+
+	/// Reads a field of an entry in place: the dictionary's getter would copy the whole entry, its `Any` through the runtime, at every write.
+	@inline(__always)
+	private static func field<Field>(of entry: inout SuiteEntry, _ read: (inout SuiteEntry) -> Field) -> Field {
+		read(&entry)
 	}
 }

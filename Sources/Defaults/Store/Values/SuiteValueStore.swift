@@ -95,9 +95,11 @@ protocol SuiteValueStore: AnyObject, Sendable {
 	administrator forces `name` (read under the same lock, so a write cannot
 	slip between the check and the change), returns `true`. Returns what a
 	read gave before and gives after (a launch argument or a default may show
-	through), or `nil` when the change was not accepted.
+	through), or `nil` when the change was not accepted. Unless `reporting`
+	(someone observes `name`), a store may leave both objects out: copying
+	them costs a write more than the rest of its change.
 	*/
-	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange?
+	func apply(_ object: Any?, to name: String, reporting: Bool, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange?
 
 	/// Makes `object` this suite's registered default for `name`.
 	func register(_ object: Any, forKey name: String)
@@ -111,4 +113,11 @@ protocol SuiteValueStore: AnyObject, Sendable {
 	global domain to Foundation (which reads it by itself) returns none.
 	*/
 	func replaceGlobal(with values: [String: PropertyListValue]) -> [String: AppliedChange]
+}
+
+extension SuiteValueStore {
+	/// Applies a change as ``apply(_:to:reporting:if:)`` does, reporting what a read gave before and gives after.
+	func apply(_ object: Any?, to name: String, if accepted: (_ value: PropertyListValue?, _ isForced: Bool) -> Bool) -> AppliedChange? {
+		apply(object, to: name, reporting: true, if: accepted)
+	}
 }

@@ -88,6 +88,15 @@ struct DurabilityTests {
 		#expect(suite.fileContents()?[key.name] as? Int == 42)
 	}
 
+	/// The mode is kept as one word, which every write reads without a lock: each mode reads back as set.
+	@Test func everyWriteModeReadsBackAsSet() {
+		for mode in [Defaults.WriteMode.writeThrough, .coalesced(milliseconds: 0), .coalesced(milliseconds: 50), .coalesced(milliseconds: -5), .coalesced(milliseconds: .max)] {
+			#expect(Defaults.WriteMode(word: mode.word) == mode, "\(mode)")
+		}
+
+		#expect(Defaults.WriteMode(word: Defaults.WriteMode.coalesced(milliseconds: .min).word) == .coalesced(milliseconds: .min + 1), "still a window of no wait, never write-through")
+	}
+
 	@Test func subSecondDatesAndFloatsSurviveARestart() throws {
 		let suite = TestSuite()
 		let date = Defaults.Key<Date>(suite.keyName(), default: .distantPast, suite: suite.defaults)
