@@ -34,7 +34,7 @@ extension Defaults.Key {
 		let version = suite.values.currentVersion
 		if version != 0, codec.decodesToValues, lastReadVersion.load(ordering: .acquiring) == version {
 			if Self.remembersInline {
-				// A sequence lock: the bits are the version's unless a remembering started meanwhile, which zeroes the version first.
+				// A sequence lock: the bits are the version's unless a remembering started meanwhile, which claims the version first.
 				let bits = lastReadBits.load(ordering: .relaxed)
 				atomicMemoryFence(ordering: .acquiring)
 				if lastReadVersion.load(ordering: .relaxed) == version {
@@ -83,17 +83,24 @@ extension Defaults.Key {
 			return
 		}
 
-		let mutex = LastReadLocks.mutex(for: self)
-		pthread_mutex_lock(mutex)
-		defer { pthread_mutex_unlock(mutex) }
 		if Self.remembersInline {
-			lastReadVersion.store(0, ordering: .relaxed)
+			// Claimed by one compare-and-exchange rather than the mutex: a thread that finds another remembering meanwhile
+			// leaves it be (the next read asks the suite again, as after any miss). While claimed the version is one no
+			// suite ever reaches, which no read matches.
+			let current = lastReadVersion.load(ordering: .relaxed)
+			guard current != LastReadLocks.claimed, lastReadVersion.compareExchange(expected: current, desired: LastReadLocks.claimed, ordering: .relaxed).exchanged else {
+				return
+			}
+
 			atomicMemoryFence(ordering: .releasing)
 			lastReadBits.store(Self.bits(of: value), ordering: .relaxed)
 			lastReadVersion.store(version, ordering: .releasing)
 			return
 		}
 
+		let mutex = LastReadLocks.mutex(for: self)
+		pthread_mutex_lock(mutex)
+		defer { pthread_mutex_unlock(mutex) }
 		if let stored = lastReadValue {
 			stored.pointee = value
 		} else {

@@ -17,8 +17,11 @@ decoded, or a static default (a dynamic default is called at every read).
 A plain value of at most 8 bytes (`Int`, `Bool`, `Double`, a small enum) is
 kept in an atomic word beside the version, as a sequence lock: a read that
 hits loads the version, the word and the version again, and takes no lock at
-all; remembering one still takes the key's mutex, so that two rememberings
-never interleave. Other values are copied out under the mutex.
+all. Remembering one claims the version with a compare-and-exchange (to
+``claimed``, which no read matches) before it writes the word, so two
+rememberings never interleave: the one that loses the race leaves the
+remembering to the other. Other values are copied in and out under the key's
+mutex.
 
 Keys share a few locks by their address rather than each holding one: a lock
 per declared key would cost allocations per key, paid by every process at
@@ -26,6 +29,9 @@ start-up for keys it may never read. They are POSIX mutexes, which the thread
 sanitizer understands, taken for a handful of instructions.
 */
 enum LastReadLocks {
+	/// The version of a last read being remembered: no suite's version ever gets this high.
+	static let claimed = UInt64.max
+
 	private static let count = 64
 	nonisolated(unsafe) private static let mutexes: UnsafeMutablePointer<pthread_mutex_t> = {
 		let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)

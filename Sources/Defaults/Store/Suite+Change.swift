@@ -139,7 +139,7 @@ extension Suite {
 	*/
 	func register(_ object: Any, forKey name: String) {
 		values.register(object, forKey: name)
-		if values is OwnedSuiteValues {
+		if registersWithFoundation {
 			defaults.register(defaults: [name: object])
 		}
 	}

@@ -57,6 +57,7 @@ package final class Suite: Sendable {
 		self.identity = identity
 		self.defaults = defaults
 		self.values = values
+		registersWithFoundation = values is OwnedSuiteValues
 		// Read once: every message about the suite names it alike, even if the process renames itself later.
 		displayName = identity.displayName
 		self.persistence = Locked(UnfiledBacking(kind, values: values, defaults: defaults, displayName: displayName))
@@ -83,6 +84,9 @@ package final class Suite: Sendable {
 		values.startStored(from: file.lastKnownContents)
 		persistence.withLock { $0 = file }
 	}
+
+	/// Whether a registered default is also registered with Foundation's copy, for raw readers: Foundation does it itself when it is the store.
+	let registersWithFoundation: Bool
 
 	/// How messages name the suite: its domain, or what stands for it (its file's name, for a suite with a file).
 	let displayName: String

@@ -48,7 +48,7 @@ package enum DefaultsSystem {
 	// MARK: Caches and once-only work of the process
 
 	/// The codec of each type, chosen once: declaring many keys of one type resolves its codec once (`PlistCodec`).
-	static let codecs = Locked<[ObjectIdentifier: Any]>([:])
+	static let codecs = Locked<[ObjectIdentifier: AnyObject]>([:])
 
 	/// The files whose abandoned temporary files this process looked for already (`POSIXFileSystem+SideFiles`): once is enough, new leftovers need a crash.
 	static let cleanedFiles = Locked<Set<String>>([])

@@ -64,13 +64,24 @@ protocol PlistCodecProviding {
 extension PlistCodec where Value: Defaults.Serializable {
 	/// The codec for `Value`, chosen from its conformances once per type and then reused.
 	static func resolve() -> PlistCodec<Value> {
-		if let cached = DefaultsSystem.codecs.withLock({ $0[ObjectIdentifier(Value.self)] }) as? PlistCodec<Value> {
-			return cached
+		// Boxed in a class kept by the value type's identity, so the box found is of this very type: taken back without
+		// a checked cast, which costs a declaration more than the rest of the lookup.
+		if let cached = DefaultsSystem.codecs.withLock({ $0[ObjectIdentifier(Value.self)] }) {
+			return unsafeDowncast(cached, to: Box.self).codec
 		}
 
 		let codec = choose()
-		DefaultsSystem.codecs.withLock { $0[ObjectIdentifier(Value.self)] = codec }
+		DefaultsSystem.codecs.withLock { $0[ObjectIdentifier(Value.self)] = Box(codec) }
 		return codec
+	}
+
+	/// A resolved codec, as the codecs' cache keeps it (its closures are pure: any thread may call them).
+	final class Box {
+		let codec: PlistCodec<Value>
+
+		init(_ codec: PlistCodec<Value>) {
+			self.codec = codec
+		}
 	}
 
 	private static func choose() -> PlistCodec<Value> {

@@ -184,13 +184,16 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		lock.lock()
 		defer { lock.unlock() }
 		layers.set(object, forKey: name, in: .registered)
-		// The lowest layer: it is what reads find unless another layer holds the name, and `effective` says whether one does.
-		let index = effective.index(forKey: name)
-		if let index, Self.field(of: &effective.values[index], { $0.layer }) != .registered {
-			return
+		// The lowest layer: it is what reads find unless another layer holds the name, and `effective` says whether one
+		// does. Looked up and set in one access, which hashes the name once.
+		let version = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
+		Self.field(of: &effective[name]) { entry in
+			if entry == nil || entry?.layer == .registered {
+				entry = SuiteEntry(object: object, layer: .registered, version: version)
+			}
 		}
-
-		publish(object, .registered, for: name, at: index)
+		lastVersion = version
+		published.store(version, ordering: .releasing)
 	}
 
 	func registeredObject(forKey name: String) -> Any? {
@@ -310,7 +313,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 
 	/// Reads a field of an entry in place: the dictionary's getter would copy the whole entry, its `Any` through the runtime, at every write.
 	@inline(__always)
-	private static func field<Field>(of entry: inout SuiteEntry, _ read: (inout SuiteEntry) -> Field) -> Field {
+	private static func field<Entry, Field>(of entry: inout Entry, _ read: (inout Entry) -> Field) -> Field {
 		read(&entry)
 	}
 }
