@@ -24,6 +24,7 @@ import Synchronization
 //   argument-rule SUITE KEY            with -KEY given as a launch argument: writes, observes, resets; prints what it reads
 //   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
 //   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
+//   sync-write-killed FOLDER DEVICE SUITE KEY INT  as sync-write, with a flush window of a minute; once synced, SIGKILLs itself
 //   sync-read FOLDER DEVICE SUITE KEY           syncs KEY as DEVICE until in step, prints "value INT"
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
 //   write-block, write-signal-threads, write-exit-later, write-flush-loop, fork-pending  see ProcessCommands.swift
@@ -181,6 +182,17 @@ case "sync-write":
 	Defaults[key] = Int(arguments[5])!
 	await Defaults.iCloud.waitForSyncCompletion()
 	say("published")
+
+case "sync-write-killed":
+	// The suite's own flush would come a minute later: only what sync work stored before saving its timestamps is on disk.
+	Defaults.writeMode = .coalesced(milliseconds: 60_000)
+	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])
+	let key = Defaults.Key<Int>(arguments[4], default: 0, suite: suite(arguments[3]), iCloud: true)
+	await Defaults.iCloud.waitForSyncCompletion()
+	Defaults[key] = Int(arguments[5])!
+	await Defaults.iCloud.waitForSyncCompletion()
+	say("published")
+	kill(getpid(), SIGKILL)
 
 case "sync-read":
 	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])

@@ -283,7 +283,8 @@ final class Synchronizer: SuiteSyncLink {
 		}
 
 		for suite in state.withLock({ Array($0.suites.values) }) {
-			suite.syncLedger.save()
+			// A saved timestamp says its value is stored: the values it stamps reach the suite's file first.
+			suite.syncLedger.save { () throws(Defaults.PersistenceError) in try suite.flush() }
 		}
 	}
 
@@ -359,7 +360,13 @@ final class Synchronizer: SuiteSyncLink {
 		var republish = false
 		for key in keys {
 			let ledger = key.processWideSuite.syncLedger
-			let decision = SyncMergeDecision(local: ledger[key.name], remote: entries[key.name], now: now)
+			let decision = SyncMergeDecision(
+				local: ledger[key.name],
+				remote: entries[key.name],
+				now: now,
+				storedMatches: key.processWideSuite.values.storedObject(forKey: key.name).flatMap(PropertyListValue.init) == entries[key.name]?.value?.storage,
+				localFollowsStored: ledger.follows(key.name)
+			)
 			if case .refuse(let timestamp, let reason) = decision {
 				refuse(timestamp, of: key.name, because: reason)
 				continue
@@ -377,6 +384,14 @@ final class Synchronizer: SuiteSyncLink {
 				let stored = key.processWideSuite.values.ownObject(forKey: key.name).flatMap(PropertyListValue.init)
 				let entry = Defaults.RemoteEntry(value: stored.map(Defaults.AnySerializable.init(storage:)), timestamp: local)
 				state.withLock { $0.outbox[key.name] = $0.outbox[key.name] ?? entry }
+				republish = true
+			case .restamp:
+				let stored = key.processWideSuite.values.storedObject(forKey: key.name).flatMap(PropertyListValue.init)
+				let timestamp = clock.now()
+				ledger.record(timestamp, for: key.name)
+				let entry = Defaults.RemoteEntry(value: stored.map(Defaults.AnySerializable.init(storage:)), timestamp: timestamp)
+				state.withLock { $0.outbox[key.name] = $0.outbox[key.name] ?? entry }
+				debug("'\(key.name)' differed from the remote under one timestamp: published again at \(timestamp)")
 				republish = true
 			case .refuse, .skip:
 				break
