@@ -13,9 +13,26 @@ version.
 */
 struct SuiteEntry {
 	let object: Any
-	let layer: ValueLayer
-	let version: UInt64
+	/// The version in the low 56 bits, the layer in the high 8: a suite holds one entry per name, and 8 bytes an entry are a tenth of it.
+	private let versionAndLayer: UInt64
 	var decoded: AnyObject?
+
+	private static let versionBits: UInt64 = 56
+
+	init(object: Any, layer: ValueLayer, version: UInt64) {
+		// Versions count the process's changes from 1: 2^56 of them take longer than any process lives.
+		assert(version >> Self.versionBits == 0, "a version fits in 56 bits")
+		self.object = object
+		versionAndLayer = UInt64(layer.rawValue) << Self.versionBits | version
+	}
+
+	var layer: ValueLayer {
+		ValueLayer(rawValue: Int(versionAndLayer >> Self.versionBits)) ?? .stored
+	}
+
+	var version: UInt64 {
+		versionAndLayer & (1 << Self.versionBits - 1)
+	}
 }
 
 /**
