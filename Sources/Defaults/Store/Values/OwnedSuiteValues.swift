@@ -13,11 +13,13 @@ layer of every name and is updated by each change to any layer: a change
 costs a handful of lookups, whatever the size of the suite, and a read never
 rebuilds anything.
 
-The stored values live in `effective` too, as the entries whose layer is
-`.stored`: a suite is mostly stored values, and one table of them (rather
-than a layer and a table of winners) halves what a loaded suite costs and
-spares each write a lookup. Only a stored value that a forced value or a
-launch argument hides is kept apart, in `storedBeneath`.
+The stored values and the registered defaults live in `effective` too, as
+the entries of those layers: a suite is mostly stored values and defaults
+its keys registered, and one table of them (rather than a table per layer
+and one of winners) halves what a loaded suite costs and spares each write
+and each declaration a lookup. Only a stored value that a forced value or a
+launch argument hides is kept apart, in `storedBeneath`, and a registered
+default that any other layer hides, in `registeredBeneath`.
 
 Registered defaults belong to this suite only, unlike Foundation's on Linux,
 which every suite of the process shares.
@@ -30,14 +32,16 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	// Spelled out rather than `Locked`: reads take it once, and every nanosecond of a read counts.
 	private let lock = NSLock()
 	// Every variable below is only touched under `lock`: the runtime's exclusivity checks would repeat it at every access.
-	/// Every layer but the stored one.
+	/// Every layer but the stored and the registered ones.
 	@exclusivity(unchecked) private var layers = ValueLayers()
 	/// The `.argument` layer too, which never changes: read here without the lock.
 	private let arguments: [String: Any]
-	/// What a read of each name finds; a stored value that wins is kept only here.
+	/// What a read of each name finds; a stored value or a registered default that wins is kept only here.
 	@exclusivity(unchecked) private var effective: [String: SuiteEntry] = [:]
 	/// The stored values a forced value or a launch argument hides, which `effective` does not hold.
 	@exclusivity(unchecked) private var storedBeneath: [String: Any] = [:]
+	/// The registered defaults another layer hides, which `effective` does not hold.
+	@exclusivity(unchecked) private var registeredBeneath: [String: Any] = [:]
 	@exclusivity(unchecked) private var lastVersion: UInt64 = 0
 	/// `lastVersion`, published for reads that take no lock (``currentVersion``).
 	private let published = Atomic<UInt64>(0)
@@ -70,7 +74,12 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		let others = effective
 		effective = contents.mapValues { SuiteEntry(object: $0.object, layer: .stored, version: version) }
 		published.store(version, ordering: .releasing)
-		for name in others.keys {
+		for (name, entry) in others {
+			// Its entry is gone: the default waits beneath until `refresh` ranks it again.
+			if entry.layer == .registered {
+				registeredBeneath[name] = entry.object
+			}
+
 			refresh(name)
 		}
 	}
@@ -96,7 +105,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func ownObject(forKey name: String) -> Any? {
 		lock.lock()
 		defer { lock.unlock() }
-		return layers.winner(of: name, stored: stored(name, under: effective[name]), among: \.isOwn)?.object
+		return layers.winner(of: name, stored: stored(name, under: effective[name]), registered: nil, among: \.isOwn)?.object
 	}
 
 	func storedObject(forKey name: String) -> Any? {
@@ -161,21 +170,33 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 			return nil
 		}
 
-		let oldObject = reporting ? index.map { Self.field(of: &effective.values[$0]) { $0.object } } : nil
+		let oldObject = reporting ? index.map(entryObject(at:)) : nil
 		// `effective` holds the winner, so its layer says whether any layer above the stored one holds `name`.
 		if let index, let oldLayer, oldLayer.precedes(.stored) {
 			storedBeneath[name] = normalized
-			let hidden = Self.field(of: &effective.values[index]) { $0.object }
+			let hidden = entryObject(at: index)
 			publish(hidden, oldLayer, for: name, at: index)
 			return AppliedChange(oldObject: oldObject, newObject: reporting ? hidden : nil)
 		}
 
 		if let normalized {
+			if let index, oldLayer == .registered {
+				registeredBeneath[name] = entryObject(at: index)
+			}
+
 			publish(normalized, .stored, for: name, at: index)
 			return AppliedChange(oldObject: oldObject, newObject: reporting ? normalized : nil)
 		}
 
-		let winner = layers.winner(of: name, stored: nil) { ValueLayer.stored.precedes($0) }
+		let registered: Any?
+		if let index, oldLayer == .registered {
+			registered = entryObject(at: index)
+		} else {
+			registered = registeredBeneath.isEmpty ? nil : registeredBeneath[name]
+		}
+
+		let winner = layers.winner(of: name, stored: nil, registered: registered) { ValueLayer.stored.precedes($0) }
+		keepRegistered(registered, of: name, beneath: winner?.layer)
 		publish(winner, for: name, at: index)
 		return AppliedChange(oldObject: oldObject, newObject: reporting ? winner?.object : nil)
 	}
@@ -183,15 +204,23 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func register(_ object: Any, forKey name: String) {
 		lock.lock()
 		defer { lock.unlock() }
-		layers.set(object, forKey: name, in: .registered)
 		// The lowest layer: it is what reads find unless another layer holds the name, and `effective` says whether one
 		// does. Looked up and set in one access, which hashes the name once.
 		let version = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
-		Self.field(of: &effective[name]) { entry in
-			if entry == nil || entry?.layer == .registered {
-				entry = SuiteEntry(object: object, layer: .registered, version: version)
+		let isHidden = Self.field(of: &effective[name]) { entry in
+			guard entry == nil || entry?.layer == .registered else {
+				return true
 			}
+
+			entry = SuiteEntry(object: object, layer: .registered, version: version)
+			return false
 		}
+
+		if isHidden {
+			registeredBeneath[name] = object
+			return
+		}
+
 		lastVersion = version
 		published.store(version, ordering: .releasing)
 	}
@@ -199,7 +228,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	func registeredObject(forKey name: String) -> Any? {
 		lock.lock()
 		defer { lock.unlock() }
-		return layers[.registered][name]
+		return registered(name, under: effective[name])
 	}
 
 	/**
@@ -259,23 +288,44 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return entry.layer.precedes(.stored) && !storedBeneath.isEmpty ? storedBeneath[name] : nil
 	}
 
+	/// The registered default of `name`, whose entry in `effective` is `entry`. Call with the lock held.
+	private func registered(_ name: String, under entry: SuiteEntry?) -> Any? {
+		if let entry, entry.layer == .registered {
+			return entry.object
+		}
+
+		return registeredBeneath.isEmpty ? nil : registeredBeneath[name]
+	}
+
+	/// Keeps `name`'s registered default beneath a winner of another layer (`nil`: none), or not at all once it wins. Call with the lock held.
+	private func keepRegistered(_ registered: Any?, of name: String, beneath layer: ValueLayer?) {
+		if let registered, layer != .registered {
+			registeredBeneath[name] = registered
+		} else if !registeredBeneath.isEmpty {
+			registeredBeneath[name] = nil
+		}
+	}
+
 	/**
 	Recomputes what a read of `name` finds, after a change to a layer other
 	than the stored one, as a new version; returns its object. The stored
-	value moves between `effective` and `storedBeneath` as a layer above it
-	comes and goes. Call with the lock held.
+	value and the registered default move between `effective` and the tables
+	beneath it as the layers above them come and go. Call with the lock held.
 	*/
 	@discardableResult
 	private func refresh(_ name: String) -> Any? {
 		let index = effective.index(forKey: name)
-		let stored = stored(name, under: index.map { effective.values[$0] })
-		let winner = layers.winner(of: name, stored: stored)
+		let entry = index.map { effective.values[$0] }
+		let stored = stored(name, under: entry)
+		let registered = registered(name, under: entry)
+		let winner = layers.winner(of: name, stored: stored, registered: registered)
 		if let stored, let layer = winner?.layer, layer.precedes(.stored) {
 			storedBeneath[name] = stored
 		} else if !storedBeneath.isEmpty {
 			storedBeneath[name] = nil
 		}
 
+		keepRegistered(registered, of: name, beneath: winner?.layer)
 		publish(winner, for: name, at: index)
 		return winner?.object
 	}
@@ -309,6 +359,11 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		}
 
 		published.store(lastVersion, ordering: .releasing)
+	}
+
+	/// The object of the entry at `index`, copied alone. Call with the lock held.
+	private func entryObject(at index: Dictionary<String, SuiteEntry>.Index) -> Any {
+		Self.field(of: &effective.values[index]) { $0.object }
 	}
 
 	/// Reads a field of an entry in place: the dictionary's getter would copy the whole entry, its `Any` through the runtime, at every write.

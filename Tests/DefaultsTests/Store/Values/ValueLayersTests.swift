@@ -6,27 +6,27 @@ import Testing
 @Suite struct ValueLayersTests {
 	@Test func aReadTakesTheHighestLayerHoldingTheKey() {
 		var layers = ValueLayers()
-		layers.set("registered", forKey: "theme", in: .registered)
 		layers.set("global", forKey: "theme", in: .global)
-		#expect(layers.winner(of: "theme", stored: nil)?.layer == .global)
+		#expect(layers.winner(of: "theme", stored: nil, registered: "registered")?.layer == .global)
+		#expect(layers.winner(of: "other", stored: nil, registered: "registered")?.layer == .registered)
 		layers.replace(.systemWide, with: ["theme": "system-wide"])
-		#expect(layers.winner(of: "theme", stored: "stored")?.layer == .stored)
+		#expect(layers.winner(of: "theme", stored: "stored", registered: "registered")?.layer == .stored)
 		layers.set("argument", forKey: "theme", in: .argument)
 		layers.replace(.forced, with: ["theme": "forced"])
-		#expect(layers.winner(of: "theme", stored: "stored")?.object as? String == "forced")
-		#expect(layers.winner(of: "theme", stored: "stored", among: \.isOwn)?.object as? String == "argument")
+		#expect(layers.winner(of: "theme", stored: "stored", registered: nil)?.object as? String == "forced")
+		#expect(layers.winner(of: "theme", stored: "stored", registered: nil, among: \.isOwn)?.object as? String == "argument")
 
 		layers.replace(.forced, with: [:])
 		layers.set(nil, forKey: "theme", in: .argument)
-		#expect(layers.winner(of: "theme", stored: "stored")?.object as? String == "stored")
-		#expect(layers.winner(of: "missing", stored: nil) == nil)
+		#expect(layers.winner(of: "theme", stored: "stored", registered: nil)?.object as? String == "stored")
+		#expect(layers.winner(of: "missing", stored: nil, registered: nil) == nil)
 	}
 
 	/**
-	A suite's values keep its stored layer inside the table of winners, and take
-	shortcuts on writes and registrations: after every change of a long random
-	sequence, what they give matches a model that keeps each layer whole and
-	looks every name up by precedence.
+	A suite's values keep its stored layer and its registered defaults inside
+	the table of winners, and take shortcuts on writes and registrations:
+	after every change of a long random sequence, what they give matches a
+	model that keeps each layer whole and looks every name up by precedence.
 	*/
 	@Test func everyChangeLeavesWhatTheLayersGiveByPrecedence() {
 		let names = ["a", "b", "c", "d"]
@@ -35,6 +35,10 @@ import Testing
 		let values = OwnedSuiteValues(stored: [:], arguments: arguments, global: [:])
 		var generator = SystemRandomNumberGenerator()
 		let steps = ProcessInfo.processInfo.environment["DEFAULTS_LAYER_STEPS"].flatMap(Int.init) ?? 2_000
+		// Keys declared before the file is read: "a"'s default goes beneath its stored value, "c"'s stays what a read finds.
+		values.register(100, forKey: "a")
+		values.register(101, forKey: "c")
+		model[.registered] = ["a": 100, "c": 101]
 		values.startStored(from: ["a": .integer(1), "b": .integer(2)])
 		model[.stored] = ["a": 1, "b": 2]
 		for step in 0..<steps {
@@ -67,6 +71,7 @@ import Testing
 				#expect(entry?.layer == winners[name]?.layer && entry?.object as? Int == winners[name]?.value, "step \(step): \(name)")
 				#expect(values.storedObject(forKey: name) as? Int == model[.stored]?[name], "step \(step): stored \(name)")
 				#expect(values.ownObject(forKey: name) as? Int == (model[.argument]?[name] ?? model[.stored]?[name]), "step \(step): own \(name)")
+				#expect(values.registeredObject(forKey: name) as? Int == model[.registered]?[name], "step \(step): registered \(name)")
 			}
 
 			#expect(values.storedValues() == (model[.stored] ?? [:]).mapValues { .integer($0) }, "step \(step)")
