@@ -175,24 +175,22 @@ case "argument-rule":
 	say("after reset \(defaults[key]) stored \(defaults.persistentDomain(forName: arguments[1])?[key.name].flatMap { $0 as? Int }.map(String.init) ?? "nothing") hasKey \(defaults.hasKey(key))")
 	observation.invalidate()
 
-case "sync-write":
-	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])
-	let key = Defaults.Key<Int>(arguments[4], default: 0, suite: suite(arguments[3]), iCloud: true)
-	await Defaults.iCloud.waitForSyncCompletion()
-	Defaults[key] = Int(arguments[5])!
-	await Defaults.iCloud.waitForSyncCompletion()
-	say("published")
+case "sync-write", "sync-write-killed":
+	let killed = command == "sync-write-killed"
+	if killed {
+		// The suite's own flush would come a minute later: only what sync work stored before saving its timestamps is on disk.
+		Defaults.writeMode = .coalesced(milliseconds: 60_000)
+	}
 
-case "sync-write-killed":
-	// The suite's own flush would come a minute later: only what sync work stored before saving its timestamps is on disk.
-	Defaults.writeMode = .coalesced(milliseconds: 60_000)
 	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])
 	let key = Defaults.Key<Int>(arguments[4], default: 0, suite: suite(arguments[3]), iCloud: true)
 	await Defaults.iCloud.waitForSyncCompletion()
 	Defaults[key] = Int(arguments[5])!
 	await Defaults.iCloud.waitForSyncCompletion()
 	say("published")
-	kill(getpid(), SIGKILL)
+	if killed {
+		kill(getpid(), SIGKILL)
+	}
 
 case "sync-read":
 	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])

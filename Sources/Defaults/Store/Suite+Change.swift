@@ -90,12 +90,13 @@ extension Suite {
 		let backing = backing
 		var notifications: [ChangeNotification] = []
 		for (name, newObject) in changes {
-			let observers = observers.observers(of: name)
-			let applied = values.apply(newObject, to: name, reporting: !observers.isEmpty) { _, _ in !backing.isPending(name) }
+			// Looked up after the change: an observer added meanwhile read the new value already, or hears it.
+			let applied = values.apply(newObject, to: name) { _, _ in !backing.isPending(name) }
 			guard let applied else {
 				continue
 			}
 
+			let observers = observers.observers(of: name)
 			if !observers.isEmpty {
 				notifications.append(ChangeNotification(name: name, observers: observers, oldObject: applied.oldObject, newObject: applied.newObject))
 			}

@@ -13,4 +13,7 @@ protocol SuiteSyncLink: AnyObject, Sendable {
 
 	/// A rename moved the values of `names`, previous names of a key, away: their removal is to be published.
 	func retire(_ names: [String], in suite: Suite)
+
+	/// The suite's file now holds the values of `names`: their timestamps may be saved.
+	func valuesStored(_ names: [String], in suite: Suite)
 }

@@ -19,33 +19,14 @@ enum SyncMergeDecision: Hashable, Sendable {
 	case republish(Defaults.SyncTimestamp)
 	/// The remote's entry carries `timestamp`, which no real clock gives now, for `reason`: the local value stays.
 	case refuse(Defaults.SyncTimestamp, reason: String)
-	/**
-	Both sides carry the same timestamp but hold different values, and the
-	local timestamp follows its value (``SyncLedger/follows(_:)``): a process
-	here was killed after its value reached the suite's file and before the
-	synchroniser saved the timestamp of that write and published it, so the
-	value here is the later one. Publish it again, with a new timestamp.
-	(Without that guarantee, a ledger saved by an earlier build, the remote's
-	entry is adopted instead: it is the write the stamp names.)
-	*/
-	case restamp
 	/// Already in step (equal timestamps), or neither side ever changed the key.
 	case skip
 
 	/**
 	The decision for a key last changed here at `local` (`nil`: never) whose
-	remote entry is `remote` (`nil`: none), at `now` (Unix milliseconds);
-	`storedMatches` tells whether the value stored here is the remote entry's,
-	asked only when both carry the same timestamp, and `localFollowsStored`
-	whether the local timestamp was saved after its value was stored.
+	remote entry is `remote` (`nil`: none), at `now` (Unix milliseconds).
 	*/
-	init(
-		local: Defaults.SyncTimestamp?,
-		remote: Defaults.RemoteEntry?,
-		now: Int64,
-		storedMatches: @autoclosure () -> Bool = true,
-		localFollowsStored: @autoclosure () -> Bool = true
-	) {
+	init(local: Defaults.SyncTimestamp?, remote: Defaults.RemoteEntry?, now: Int64) {
 		guard let remote else {
 			self = local.map(Self.republish) ?? .skip
 			return
@@ -54,11 +35,7 @@ enum SyncMergeDecision: Hashable, Sendable {
 		if let reason = remote.timestamp.implausibility(at: now) {
 			self = .refuse(remote.timestamp, reason: reason)
 		} else if let local, local >= remote.timestamp {
-			if local > remote.timestamp {
-				self = .republish(local)
-			} else {
-				self = storedMatches() ? .skip : localFollowsStored() ? .restamp : .adopt(remote)
-			}
+			self = local > remote.timestamp ? .republish(local) : .skip
 		} else {
 			self = .adopt(remote)
 		}

@@ -241,6 +241,18 @@ final class Synchronizer: SuiteSyncLink {
 	stamped now, so no device pulls the old names back. Only suites with a
 	synced key do this.
 	*/
+	func valuesStored(_ names: [String], in suite: Suite) {
+		// Only a file of a suite this synchroniser keeps stamps for, holding a name it stamped and has not saved, needs a save.
+		guard state.withLock({ $0.suites[suite.identity] === suite }), suite.syncLedger.hasUnsaved(among: names) else {
+			return
+		}
+
+		// Here, on the flushing thread once its locks are released, rather than as sync work: the flush at exit is the last
+		// chance a process has to save the stamps of the values it writes.
+		let backing = suite.backing
+		suite.syncLedger.save { backing.isPending($0) }
+	}
+
 	func retire(_ names: [String], in suite: Suite) {
 		guard state.withLock({ state in state.keys.keys.contains { $0.suite == suite.identity } }) else {
 			return
@@ -283,8 +295,9 @@ final class Synchronizer: SuiteSyncLink {
 		}
 
 		for suite in state.withLock({ Array($0.suites.values) }) {
-			// A saved timestamp says its value is stored: the values it stamps reach the suite's file first.
-			suite.syncLedger.save { () throws(Defaults.PersistenceError) in try suite.flush() }
+			// A saved timestamp says its value is stored: one whose value the suite has not written yet waits for its flush.
+			let backing = suite.backing
+			suite.syncLedger.save { backing.isPending($0) }
 		}
 	}
 
@@ -360,13 +373,7 @@ final class Synchronizer: SuiteSyncLink {
 		var republish = false
 		for key in keys {
 			let ledger = key.processWideSuite.syncLedger
-			let decision = SyncMergeDecision(
-				local: ledger[key.name],
-				remote: entries[key.name],
-				now: now,
-				storedMatches: key.processWideSuite.values.storedObject(forKey: key.name).flatMap(PropertyListValue.init) == entries[key.name]?.value?.storage,
-				localFollowsStored: ledger.follows(key.name)
-			)
+			let decision = SyncMergeDecision(local: ledger[key.name], remote: entries[key.name], now: now)
 			if case .refuse(let timestamp, let reason) = decision {
 				refuse(timestamp, of: key.name, because: reason)
 				continue
@@ -384,14 +391,6 @@ final class Synchronizer: SuiteSyncLink {
 				let stored = key.processWideSuite.values.ownObject(forKey: key.name).flatMap(PropertyListValue.init)
 				let entry = Defaults.RemoteEntry(value: stored.map(Defaults.AnySerializable.init(storage:)), timestamp: local)
 				state.withLock { $0.outbox[key.name] = $0.outbox[key.name] ?? entry }
-				republish = true
-			case .restamp:
-				let stored = key.processWideSuite.values.storedObject(forKey: key.name).flatMap(PropertyListValue.init)
-				let timestamp = clock.now()
-				ledger.record(timestamp, for: key.name)
-				let entry = Defaults.RemoteEntry(value: stored.map(Defaults.AnySerializable.init(storage:)), timestamp: timestamp)
-				state.withLock { $0.outbox[key.name] = $0.outbox[key.name] ?? entry }
-				debug("'\(key.name)' differed from the remote under one timestamp: published again at \(timestamp)")
 				republish = true
 			case .refuse, .skip:
 				break

@@ -16,7 +16,9 @@ struct SyncLedgerTests {
 		before.add([key])
 		before.remote = InMemoryRemoteStore()
 		suite.defaults[key] = "mine"
+		// The timestamp is saved once the value is in the file: by the flush, once it wrote it.
 		await before.waitForSyncCompletion()
+		try Defaults.flush(suite: suite.defaults)
 		let written = try #require(before.timestamp(of: key))
 
 		let restarted = Synchronizer(device: "desk")
@@ -26,34 +28,27 @@ struct SyncLedgerTests {
 		#expect(SyncLedger(for: key.suiteObject)[key.name] == written)
 	}
 
-	/// A timestamp is saved only once the value it stamps is stored, and the file says so for each key; a ledger an earlier build saved does not.
-	@Test("timestamps are saved after their values, and the file names the keys saved so")
-	func timestampsAreSavedAfterTheirValues() throws {
+	/// A timestamp is saved only once the value it stamps is in the suite's file: one whose value is pending waits for a later save.
+	@Test("a timestamp waits until its value is in the suite's file")
+	func aTimestampWaitsForItsValue() throws {
 		let suite = TestSuite()
 		defer { TestEnvironment.removeFiles(ofSuite: "\(suite.name).defaults-sync") }
 		let name = suite.keyName()
-		let ledgerFile = try PreferencesFile(domain: suite.name + SideFileNames.ledgerSuffix)
-		let earlier = Defaults.SyncTimestamp(milliseconds: 1_000, counter: 0, device: "desk")
-		try ledgerFile.update { $0 = [name: earlier.propertyListValue] }
-		#expect(SyncLedger(for: Suite.of(suite.defaults)).follows(name) == false, "saved by an earlier build")
-
+		let other = suite.keyName()
 		let ledger = SyncLedger(for: Suite.of(suite.defaults))
-		let later = Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "desk")
-		ledger.record(later, for: name)
-		#expect(ledger.follows(name), "recorded here, after the value")
+		let stamp = Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "desk")
+		ledger.record(stamp, for: name)
+		ledger.record(stamp, for: other)
+		#expect(ledger.hasUnsaved(among: [name]))
 
-		// Values that cannot be stored: the timestamp waits, and says why.
-		let reported = diagnostics {
-			ledger.save { () throws(Defaults.PersistenceError) in throw .noPreferencesFolder }
-		}
-		#expect(reported.map(\.kind) == [.syncFailed])
-		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == earlier)
+		ledger.save { $0 == name }
+		let afterFirst = SyncLedger(for: Suite.of(suite.defaults))
+		#expect(afterFirst[name] == nil, "its value is not in the file yet")
+		#expect(afterFirst[other] == stamp)
+		#expect(ledger.hasUnsaved(among: [name]) && !ledger.hasUnsaved(among: [other]))
 
-		var stored = false
-		ledger.save { () throws(Defaults.PersistenceError) in stored = true }
-		#expect(stored)
-		let reread = SyncLedger(for: Suite.of(suite.defaults))
-		#expect(reread[name] == later)
-		#expect(reread.follows(name))
+		ledger.save { _ in false }
+		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == stamp)
+		#expect(!ledger.hasUnsaved(among: [name, other]))
 	}
 }

@@ -44,24 +44,6 @@ struct SyncMergeDecisionTests {
 		#expect(SyncMergeDecision(local: nil, remote: nil, now: now) == .skip)
 	}
 
-	/// A value stored here that differs from the remote's under one stamp: the later write, unless the stamp was saved before its value (an earlier build).
-	@Test func equalStampsOverDifferentValuesPublishTheStoredValueAgainOrTakeTheRemotes() {
-		let both = stamp(now - 10)
-		let remote = entry("dark", at: both)
-		#expect(SyncMergeDecision(local: both, remote: remote, now: now, storedMatches: false, localFollowsStored: true) == .restamp)
-		#expect(SyncMergeDecision(local: both, remote: remote, now: now, storedMatches: false, localFollowsStored: false) == .adopt(remote))
-		#expect(SyncMergeDecision(local: both, remote: remote, now: now, storedMatches: true, localFollowsStored: false) == .skip)
-
-		// Asked only when the stamps are equal.
-		var asked = false
-		func matches() -> Bool {
-			asked = true
-			return false
-		}
-		#expect(SyncMergeDecision(local: stamp(now - 5), remote: remote, now: now, storedMatches: matches()) == .republish(stamp(now - 5)))
-		#expect(!asked)
-	}
-
 	@Test func aStampNoRealClockGivesIsRefusedWhateverTheLocalState() throws {
 		let ahead = stamp(now + 100 * 365 * 86_400_000)
 		let counter = stamp(now - 10, Defaults.SyncTimestamp.maximumCounter + 1)

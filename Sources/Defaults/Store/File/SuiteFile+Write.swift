@@ -78,7 +78,8 @@ extension SuiteFile {
 				external: record(merge, found: found, replaced: replaced, pending: pending),
 				diagnostics: found.diagnostics + merge.diagnostics + (replaced?.diagnostics ?? []),
 				committed: merge.committed,
-				refused: merge.refused
+				refused: merge.refused,
+				stored: merge.written.subtracting(merge.refused?.names ?? [])
 			)
 		}
 	}

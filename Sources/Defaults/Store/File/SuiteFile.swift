@@ -32,6 +32,8 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		var refused: (names: [String], error: Defaults.PersistenceError)?
 		/// The external and committed changes, applied to the suite's values (while the file lock was held), for their observers.
 		var notifications: [ChangeNotification] = []
+		/// This process's changes the file now holds: their sync timestamps may be saved.
+		var stored: Set<String> = []
 	}
 
 	/**
@@ -338,6 +340,10 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	func deliver(_ outcome: Outcome) {
 		for diagnostic in outcome.diagnostics {
 			DiagnosticReporter.report(diagnostic)
+		}
+
+		if !outcome.stored.isEmpty {
+			suite.syncLink?.valuesStored(Array(outcome.stored), in: suite)
 		}
 
 		for notification in outcome.notifications {
