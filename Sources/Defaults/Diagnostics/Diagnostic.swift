@@ -41,7 +41,7 @@ extension Defaults {
 			case unreadableFile
 			/// Raw `UserDefaults` in this process saved a value it never synchronized over one the library wrote since (Foundation's `synchronize()` is unlocked); the two writes are unordered, and the library wrote its value back.
 			case restoredNewerValue
-			/// A watched preferences folder was removed or moved away: changes other processes make there go unseen until it exists again, when its files are re-read.
+			/// A watched folder (of preferences, an administrator's files, a shared remote or a relay) was removed or moved away: changes other processes make there go unseen until it exists again, when its files are re-read.
 			case watchInterrupted
 			/// A synced key could not be sent to the remote (it would exceed the remote's limits, or the remote failed); it stays local and is retried.
 			case syncFailed

@@ -259,7 +259,7 @@ package final class FileChangeWatcher: @unchecked Sendable {
 			DiagnosticReporter.report(
 				.watchInterrupted,
 				key: nil,
-				"the preferences folder \(folder) was removed or moved away: its files read as deleted, and changes other processes make there are not seen until it exists again"
+				"the watched folder \(folder) was removed or moved away: its files read as deleted, and changes other processes make there are not seen until it exists again"
 			)
 		}
 
@@ -272,7 +272,7 @@ package final class FileChangeWatcher: @unchecked Sendable {
 				DiagnosticReporter.report(
 					.watchInterrupted,
 					key: nil,
-					"the preferences folder \(folder) exists again after \(milliseconds) ms without a watch: watching it again and re-reading its files, so changes made meanwhile are delivered now"
+					"the watched folder \(folder) exists again after \(milliseconds) ms without a watch: watching it again and re-reading its files, so changes made meanwhile are delivered now"
 				)
 			}
 
