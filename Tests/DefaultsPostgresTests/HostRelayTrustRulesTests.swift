@@ -62,6 +62,37 @@ struct HostRelayTrustRulesTests {
 		#expect(names.count == 1 && names[0].hasPrefix("mirror.unreadable-") && names[0].hasSuffix(".plist"), "\(names)")
 	}
 
+	@Test("damage that repeats keeps the newest three copies aside, never a disk's worth")
+	func setAsideCopiesAreBounded() throws {
+		let folder = try TemporaryRelayFolder()
+		let url = folder.url.appendingPathComponent("mirror.plist")
+		var messages: [String] = []
+		for _ in 0..<6 {
+			#expect(mkfifo(url.path, 0o600) == 0)
+			messages.append(RelayFile.setAside(try #require(failure(reading: url))))
+		}
+
+		let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+		#expect(names.count == RelayFile.keptAsides && names.allSatisfy { $0.hasPrefix("mirror.unreadable-") }, "\(names)")
+		#expect(messages.last?.contains("older copy removed") == true || messages.last?.contains("older copies removed") == true, "\(messages)")
+
+		// Each writer's outbox file has a name of its own: their copies are counted together, the mirror's apart.
+		for writer in 0..<5 {
+			let outbox = folder.url.appendingPathComponent("\(HostRelayFiles.outboxPrefix)\(100 + writer)-w\(writer).plist")
+			#expect(mkfifo(outbox.path, 0o600) == 0)
+			RelayFile.setAside(try #require(failure(reading: outbox)))
+		}
+
+		let all = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+		#expect(all.filter { $0.hasPrefix(HostRelayFiles.outboxPrefix) }.count == RelayFile.keptAsides, "\(all)")
+		#expect(all.filter { $0.hasPrefix("mirror.") }.count == RelayFile.keptAsides, "\(all)")
+
+		// The rule alone: newest by time, then by name.
+		let asides = [("a", 5), ("b", 9), ("c", 7), ("d", 9), ("e", 1)].map { (name: $0.0, modified: $0.1) }
+		#expect(RelayFile.asidesToRemove(asides, keeping: 3) == ["a", "e"])
+		#expect(RelayFile.asidesToRemove(asides, keeping: 10).isEmpty)
+	}
+
 	@Test("outbox files: only `outbox-<pid>-<random>.plist`; a damaged one is set aside, an entry stamped beyond any real clock is left out, both named")
 	func outboxTrust() throws {
 		let folder = try TemporaryRelayFolder()

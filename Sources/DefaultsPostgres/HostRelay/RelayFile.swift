@@ -193,7 +193,9 @@ enum RelayFile {
 		let url = URL(fileURLWithPath: failure.path)
 		let message = "the relay file \(failure.path) \(failure.reason)"
 		if let aside = try? POSIXFileSystem().moveUnreadableAside(url) {
-			return message + "; moved aside to \(aside.lastPathComponent), and written anew"
+			let removed = removeOldAsides(of: url)
+			let older = removed == 0 ? "" : " (\(removed) older \(removed == 1 ? "copy" : "copies") removed: the newest \(keptAsides) are kept)"
+			return message + "; moved aside to \(aside.lastPathComponent)\(older), and written anew"
 		}
 
 		let aside = url.path + ".unreadable-\(UUID().uuidString.lowercased())"
@@ -202,6 +204,44 @@ enum RelayFile {
 		}
 
 		return message + "; it could not be moved aside (\(String(cString: strerror(errno))))"
+	}
+
+	/// How many set-aside copies of one relay file are kept, the newest: damage that repeats (a 64 MiB outbox file at each retry) must not fill the disk.
+	static let keptAsides = 3
+
+	/**
+	The set-aside copies to remove among `asides` (names with their
+	modification times, in seconds), keeping the newest `kept` (of equal
+	times, the greatest names, which the later copies take).
+	*/
+	static func asidesToRemove(_ asides: [(name: String, modified: Int)], keeping kept: Int = keptAsides) -> [String] {
+		let newestFirst = asides.sorted { $0.modified != $1.modified ? $0.modified > $1.modified : $0.name > $1.name }
+		return newestFirst.dropFirst(kept).map(\.name)
+	}
+
+	/// Removes all but the newest ``keptAsides`` set-aside copies of `url` (of any outbox file, for an outbox file: each writer's has a name of its own); returns how many it removed.
+	private static func removeOldAsides(of url: URL) -> Int {
+		let folder = url.deletingLastPathComponent()
+		let base = url.deletingPathExtension().lastPathComponent
+		let prefix = base.hasPrefix(HostRelayFiles.outboxPrefix) ? HostRelayFiles.outboxPrefix : base + "."
+		guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+			return 0
+		}
+
+		let asides = names.filter { $0.hasPrefix(prefix) && $0.contains(".unreadable-") }.compactMap { name -> (name: String, modified: Int)? in
+			var status = stat()
+			guard lstat(folder.appendingPathComponent(name).path, &status) == 0 else {
+				return nil
+			}
+
+			return (name, Int(status.st_mtim.tv_sec))
+		}
+		var removed = 0
+		for name in asidesToRemove(asides) where unlink(folder.appendingPathComponent(name).path) == 0 {
+			removed += 1
+		}
+
+		return removed
 	}
 
 	/// The file's device and inode, without following a link: which file a path names now.
