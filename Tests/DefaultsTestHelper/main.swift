@@ -24,7 +24,7 @@ import Synchronization
 //   argument-rule SUITE KEY            with -KEY given as a launch argument: writes, observes, resets; prints what it reads
 //   sync-write FOLDER DEVICE SUITE KEY INT     syncs KEY through a shared folder as DEVICE, writes INT, waits until published
 //   sync-observe FOLDER DEVICE SUITE KEY SECONDS  syncs KEY as DEVICE; prints "ready", then "change OLD NEW" per change
-//   sync-write-killed FOLDER DEVICE SUITE KEY INT  as sync-write, with a flush window of a minute; once synced, SIGKILLs itself
+//   sync-write-killed FOLDER DEVICE SUITE KEY INT  as sync-write, with a flush window of a minute; once published, SIGKILLs itself
 //   sync-read FOLDER DEVICE SUITE KEY           syncs KEY as DEVICE until in step, prints "value INT"
 //   fuzz-archives / fuzz-values / archive-unnameable  see FuzzCommands.swift
 //   write-block, write-signal-threads, write-exit-later, write-flush-loop, fork-pending  see ProcessCommands.swift

@@ -102,6 +102,25 @@ struct SyncClockProcessTests {
 		#expect(remote.reported.isEmpty)
 	}
 
+	/**
+	A process killed after its write was published and before its suite's own
+	flush: its stamp was not saved either (its value was not stored yet), so
+	the next process of the device takes the write back from the remote, and
+	the device and the remote agree. Before, the stamp was saved: the device
+	kept its older value under the remote's stamp, for good.
+	*/
+	@Test("a write published by a process killed before its own flush comes back from the remote")
+	func aKilledWritersPublishedWriteComesBack() throws {
+		let fleet = SharedFolderFleet()
+		#expect(try fleet.run("sync-write", device: "laptop", ["volume", "3"]).lines == ["published"])
+		let killed = try fleet.run("sync-write-killed", device: "laptop", ["volume", "11"])
+		#expect(killed.lines == ["published"])
+		#expect(killed.status == 128 + SIGKILL, "status \(killed.status)")
+
+		#expect(try fleet.run("sync-read", device: "laptop", ["volume"]).lines == ["value 11"], "the device reads its last write")
+		#expect(try fleet.run("sync-read", device: "desktop", ["volume"]).lines == ["value 11"], "and so does every other device")
+	}
+
 	@Test("stamps are signed with the device name the store was given, and two processes of one device sign differently")
 	func stampsCarryTheGivenDeviceName() throws {
 		let fleet = SharedFolderFleet()

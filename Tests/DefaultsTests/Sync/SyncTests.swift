@@ -213,31 +213,4 @@ struct SyncProcessTests {
 		let journals = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".defaults-journal.plist") }.sorted()
 		#expect(journals == ["desktop.defaults-journal.plist", "laptop.defaults-journal.plist"] || journals == ["laptop.defaults-journal.plist"])
 	}
-
-	/**
-	A process killed after its write was published and its timestamp saved,
-	and before its suite's own flush: the value is on disk all the same (the
-	timestamp was saved only once it was), so the next process of the device
-	reads it, and the device and the remote agree.
-	*/
-	@Test("a write whose timestamp was saved is on disk, even when its process is killed before its own flush")
-	func aSavedTimestampNeverOutrunsItsValue() throws {
-		let base = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-sync-\(UUID().uuidString)")
-		defer { try? FileManager.default.removeItem(at: base) }
-		let shared = base.appendingPathComponent("shared").path
-		let suiteName = "defaults-sync-tests.\(UUID().uuidString)"
-		var environment = ProcessInfo.processInfo.environment
-		environment["XDG_CONFIG_HOME"] = base.appendingPathComponent("laptop").path
-
-		let first = try HelperProcess.run(["sync-write", shared, "laptop", suiteName, "volume", "3"], environment: environment)
-		#expect(first.lines == ["published"])
-		let killed = try HelperProcess.run(["sync-write-killed", shared, "laptop", suiteName, "volume", "11"], environment: environment)
-		#expect(killed.lines == ["published"])
-		#expect(killed.status == 128 + SIGKILL, "status \(killed.status)")
-
-		let restarted = try HelperProcess.run(["sync-read", shared, "laptop", suiteName, "volume"], environment: environment)
-		#expect(restarted.lines == ["value 11"], "the device reads its last write")
-		let elsewhere = try HelperProcess.run(["sync-read", shared, "desktop", suiteName, "volume"], environment: ["XDG_CONFIG_HOME": base.appendingPathComponent("desktop").path].merging(ProcessInfo.processInfo.environment) { own, _ in own })
-		#expect(elsewhere.lines == ["value 11"], "and so does every other device")
-	}
 }
