@@ -139,6 +139,7 @@ final class Synchronizer: SuiteSyncLink {
 	}
 
 	func add(_ keys: [Defaults._AnyKey]) {
+		let keys = SecretKeys.withoutSecrets(keys, from: "sync")
 		for key in keys {
 			let suite = key.processWideSuite
 			let isNewSuite = state.withLock { state in
