@@ -11,8 +11,8 @@ extension Defaults.Key {
 		switch decodedSecret(stored) {
 		case .success(let value):
 			return value
-		case .failure(let error):
-			suite.secrets.reportOnce(name, "\(error.description), so it reads as its default")
+		case .failure:
+			suite.secrets.reportOnce(name, "is stored in a form that does not read as \(TypeName.withArticle(Value.self)), so it reads as its default")
 			return defaultValue
 		}
 	}
@@ -23,7 +23,7 @@ extension Defaults.Key {
 		case .success(let stored):
 			try? suite.secrets.change(name, to: stored, reporting: true)
 		case .failure(let error):
-			DiagnosticReporter.report(.secretUnavailable, key: name, suite: suite.secrets.suiteName, "the secret \"\(name)\" was not written: \(error.description)")
+			suite.secrets.reportOnce(name, "was not written, and is kept nowhere: \(error)")
 		}
 	}
 

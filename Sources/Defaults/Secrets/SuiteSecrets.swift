@@ -70,6 +70,14 @@ final class SuiteSecrets: Sendable {
 		}
 	}
 
+	/// Replaces the store and forgets what memory holds; the library's own tests only (``Suite/installSecretStore(_:for:)``).
+	func replaceStore(with store: any SecretStore) {
+		state.withLock { state in
+			state = State()
+			state.store = store
+		}
+	}
+
 	private func item(_ name: String) -> SecretItem {
 		SecretItem(suite: suiteName, key: name)
 	}
