@@ -156,7 +156,7 @@ final class SuiteSecrets: Sendable {
 		case .failure(let error):
 			let isNew = state.withLock { state in
 				state.failures[name] = Failure(error: error, at: now)
-				return record(error.description, for: name, in: &state)
+				return record("read: \(error)", for: name, in: &state)
 			}
 			if reporting, isNew {
 				report(name, "could not be read, so it reads as its default: \(error)")
@@ -206,7 +206,7 @@ final class SuiteSecrets: Sendable {
 		case .success(let old):
 			deliver(name, from: old, to: value, to: observers)
 		case .failure(let error):
-			let isNew = state.withLock { record(error.description, for: name, in: &$0) }
+			let isNew = state.withLock { record("write: \(error)", for: name, in: &$0) }
 			if reporting, isNew {
 				report(name, "was not \(value == nil ? "removed" : "written"), and is kept nowhere else: \(error)")
 			}
