@@ -87,6 +87,28 @@ struct SecretLeakTests {
 		#expect(diagnostics.allSatisfy { !$0.description.contains(sentinel) })
 	}
 
+	@Test("an import declaring a secret key leaves its value out, with a diagnostic, and imports the rest")
+	func importLeavesSecretsOut() throws {
+		let sentinel = "SENTINEL-\(UUID().uuidString)"
+		let suite = TestSuite()
+		Suite.installSecretStore(InMemorySecretStore(), for: suite.defaults)
+		let token = Defaults.Key<String?>("importedToken", suite: suite.defaults, secret: true)
+		let ordinary = Defaults.Key<String>(suite.keyName("ordinary"), default: "", suite: suite.defaults)
+		let file = Data(#"{"importedToken": "\#(sentinel)", "\#(ordinary.name)": "imported"}"#.utf8)
+		let (changed, diagnostics) = try DiagnosticReporter.capturing {
+			let changed = try Defaults.importSettings(file, into: suite.defaults, declaring: [token, ordinary])
+			try Defaults.flush(suite: suite.defaults)
+			return changed
+		}
+
+		#expect(changed == [ordinary.name])
+		#expect(Defaults[ordinary] == "imported")
+		#expect(Defaults[token] == nil)
+		#expect(diagnostics.map(\.kind) == [.secretRefused])
+		#expect(diagnostics.allSatisfy { !$0.description.contains(sentinel) })
+		#expect(filesHolding(sentinel, under: TestEnvironment.configHome).isEmpty)
+	}
+
 	@Test("a write the store refuses keeps the secret nowhere: not in memory, not in the file, not in the diagnostic")
 	func refusedWriteKeepsNothing() throws {
 		let sentinel = "SENTINEL-\(UUID().uuidString)"
