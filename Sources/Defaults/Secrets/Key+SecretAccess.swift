@@ -26,9 +26,9 @@ extension Defaults.Key {
 	```
 	*/
 	public func readSecret() throws(Defaults.SecretError) -> Value {
-		let secrets = try secretSuite().secrets
-		let stored = secrets.isKnown(name) ? secrets.read(name, reporting: false) : secrets.load(name, reporting: false)
-		return try value(fromSecret: stored.get())
+		let suite = try secretSuite()
+		let stored = suite.secrets.isKnown(name) ? suite.secrets.read(name, reporting: false) : suite.secrets.load(name, reporting: false)
+		return try value(fromSecret: stored.get(), in: suite)
 	}
 
 	/**
@@ -58,7 +58,8 @@ extension Defaults.Key {
 	```
 	*/
 	public func loadSecret() async throws(Defaults.SecretError) -> Value {
-		let secrets = try secretSuite().secrets
+		let suite = try secretSuite()
+		let secrets = suite.secrets
 		let name = name
 		let loaded = await withCheckedContinuation { (continuation: CheckedContinuation<Result<PropertyListValue?, Defaults.SecretError>, Never>) in
 			DispatchQueue.global().async {
@@ -66,7 +67,7 @@ extension Defaults.Key {
 			}
 		}
 
-		return try value(fromSecret: loaded.get())
+		return try value(fromSecret: loaded.get(), in: suite)
 	}
 
 	/**
@@ -129,8 +130,8 @@ extension Defaults.Key {
 		return suiteObject
 	}
 
-	private func value(fromSecret stored: PropertyListValue?) throws(Defaults.SecretError) -> Value {
-		guard let stored else {
+	private func value(fromSecret found: PropertyListValue?, in suite: Suite) throws(Defaults.SecretError) -> Value {
+		guard let stored = found ?? adoptPlainValue(in: suite) else {
 			return defaultValue
 		}
 

@@ -4,7 +4,7 @@ import Foundation
 extension Defaults.Key {
 	/// The secret's value: from memory after the first read; the default when none is stored, or when the store fails (reported once per reason).
 	func readSecret(in suite: Suite) -> Value {
-		guard case .success(let stored?) = suite.secrets.read(name, reporting: true) else {
+		guard case .success(let found) = suite.secrets.read(name, reporting: true), let stored = found ?? adoptPlainValue(in: suite) else {
 			return defaultValue
 		}
 

@@ -170,12 +170,12 @@ final class SuiteSecrets: Sendable {
 
 	/**
 	Stores `value` for `name` (`nil` removes it), then keeps it in memory and
-	tells the key's observers, after every lock is released. Throws, keeping
-	nothing, when the store refuses; `reporting`: the refusal is reported as a
-	diagnostic too.
+	tells the key's observers (unless `notifying` is `false`), after every
+	lock is released. Throws, keeping nothing, when the store refuses;
+	`reporting`: the refusal is reported as a diagnostic too.
 	*/
-	func change(_ name: String, to value: PropertyListValue?, reporting: Bool) throws(Defaults.SecretError) {
-		let observers = observers.observers(of: name)
+	func change(_ name: String, to value: PropertyListValue?, reporting: Bool, notifying: Bool = true) throws(Defaults.SecretError) {
+		let observers = notifying ? observers.observers(of: name) : []
 		if observers.contains(where: \.wantsPrior) {
 			let prior = RawChange(name: name, oldObject: knownObject(name), newObject: value?.object, isPrior: true)
 			for observer in observers where observer.wantsPrior {

@@ -239,3 +239,22 @@ struct SecretEncodingTests {
 		#expect(SecretEncoding.value(of: Data("bplist00garbage".utf8)) == nil)
 	}
 }
+
+@Suite("A plain value of a key declared secret later")
+struct SecretAdoptionTests {
+	@Test("a value stored in the suite's file under a secret key's name moves to the secret store at the first read, and out of the file")
+	func plainValueMoves() throws {
+		let name = uniqueSuiteName()
+		try withIsolatedDefaults(suites: [name: ["apiToken": "stored in the clear", "other": 1]]) { () throws in
+			let suite = UserDefaults(suiteName: name)!
+			let key = Defaults.Key<String?>("apiToken", suite: suite, secret: true)
+			let suiteObject = key.suiteObject
+			#expect(suiteObject.values.storedObject(forKey: "apiToken") as? String == "stored in the clear")
+			#expect(Defaults[key] == "stored in the clear")
+			#expect(suiteObject.values.storedObject(forKey: "apiToken") == nil)
+			#expect(suiteObject.values.storedObject(forKey: "other") as? Int == 1)
+			#expect(try suiteObject.secrets.load("apiToken", reporting: false).get() == .string("stored in the clear"))
+			#expect(try key.readSecret() == "stored in the clear")
+		}
+	}
+}
