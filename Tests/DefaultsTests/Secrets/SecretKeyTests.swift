@@ -258,3 +258,57 @@ struct SecretAdoptionTests {
 		}
 	}
 }
+
+@Suite("Secret keys under load")
+struct SecretLoadTests {
+	@Test("four threads writing one secret key: memory ends with what the store ends with, and every read is a value some thread wrote")
+	func concurrentWriters() async throws {
+		let suite = TestSuite()
+		let store = InMemorySecretStore()
+		Suite.installSecretStore(store, for: suite.defaults)
+		let key = Defaults.Key<String>("contended", default: "", suite: suite.defaults, secret: true)
+		let writes = 200
+		let torn = Locked(0)
+		await withTaskGroup(of: Void.self) { group in
+			for thread in 0..<4 {
+				group.addTask {
+					for index in 0..<writes {
+						Defaults[key] = "writer \(thread) write \(index)"
+						if !Defaults[key].hasPrefix("writer ") {
+							torn.withLock { $0 += 1 }
+						}
+					}
+				}
+			}
+		}
+
+		#expect(torn.withLock { $0 } == 0)
+		let stored = try #require(try store.secret(for: SecretItem(suite: suite.name, key: "contended")))
+		#expect(SecretEncoding.value(of: stored.data) == .string(Defaults[key]))
+	}
+
+	@Test("a 1 MB Data secret and a thousand secret keys round-trip", .isolatedDefaults)
+	func largeAndMany() throws {
+		let suite = UserDefaults(suiteName: uniqueSuiteName())!
+		let blob = Defaults.Key<Data>("blob", default: Data(), suite: suite, secret: true)
+		let megabyte = Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+		Defaults[blob] = megabyte
+		#expect(Defaults[blob] == megabyte)
+		#expect(try blob.loadSecretBlocking() == megabyte)
+
+		let keys = (0..<1_000).map { Defaults.Key<Int>("many\($0)", default: -1, suite: suite, secret: true) }
+		for (index, key) in keys.enumerated() {
+			Defaults[key] = index
+		}
+
+		#expect(keys.enumerated().allSatisfy { Defaults[$1] == $0 })
+	}
+}
+
+extension Defaults.Key {
+	/// What ``Defaults/Key/readSecret()`` reads after memory is forgotten: the store's bytes decoded again.
+	fileprivate func loadSecretBlocking() throws -> Value {
+		let stored = try suiteObject.secrets.load(name, reporting: false).get()
+		return try stored.map { try decodedSecret($0).get() } ?? defaultValue
+	}
+}
