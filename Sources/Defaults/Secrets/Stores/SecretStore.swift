@@ -14,6 +14,10 @@ Requirements of a conformer:
 - Errors carry no secret: they are reported as diagnostics.
 - Calls may come from any thread at once.
 
+A writable conformer passes `checkSecretStoreConformance`
+(Tests/DefaultsTests/Secrets/SecretStoreConformance.swift), as the in-memory
+and Secret Service stores do.
+
 <!-- check: internal -->
 ```swift
 let store: any SecretStore = InMemorySecretStore()
