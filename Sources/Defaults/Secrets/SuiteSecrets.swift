@@ -91,13 +91,13 @@ final class SuiteSecrets: Sendable {
 	reads whose caller has no error to catch.
 	*/
 	func read(_ name: String, reporting: Bool) -> Result<PropertyListValue?, Defaults.SecretError> {
-		let now = ContinuousClock.now
 		let remembered = state.withLock { state -> Result<PropertyListValue?, Defaults.SecretError>? in
 			if let known = state.known[name] {
 				return .success(known)
 			}
 
-			if let failure = state.failures[name], now - failure.at < Self.retryInterval {
+			// The clock is read only after a failure: a read from memory pays for a lock and a lookup, nothing more.
+			if let failure = state.failures[name], ContinuousClock.now - failure.at < Self.retryInterval {
 				return .failure(failure.error)
 			}
 
