@@ -69,6 +69,15 @@ extension Defaults.Key {
 }
 
 extension Defaults._AnyKey {
+	/// Whether the secret store holds a value for the key, as a read finds it (a failure, reported, counts as none).
+	func hasSecret(in suite: Suite) -> Bool {
+		guard case .success(let found) = suite.secrets.read(name, reporting: true) else {
+			return false
+		}
+
+		return found != nil || adoptPlainValue(in: suite) != nil
+	}
+
 	/// Removes the secret from the store and memory; a refusal is reported, and the secret stays as it was.
 	func resetSecret(in suite: Suite) {
 		try? suite.secrets.change(name, to: nil, reporting: true)

@@ -27,9 +27,11 @@ struct SecretKeyTests {
 		#expect(Defaults[key] == "s3cr3t")
 		#expect(suite[key] == "s3cr3t")
 		#expect(key.suiteObject.values.entry(forKey: "apiToken") == nil)
-		#expect(!Defaults.hasKey(key))
+		#expect(Defaults.hasKey(key))
+		#expect(suite.hasKey(key))
 		Defaults[key] = nil
 		#expect(Defaults[key] == nil)
+		#expect(!Defaults.hasKey(key))
 		#expect(try key.readSecret() == nil)
 	}
 
