@@ -8,7 +8,9 @@ import Glibc
 Measures the library against raw `UserDefaults` in one run and prints a table
 of ratios. Run it in release mode:
 
-    swift run -c release DefaultsBenchmarks [reads] [writes] [scale] [files] [sync] [processes]
+    swift run -c release DefaultsBenchmarks [reads] [writes] [scale] [files] [sync] [processes] [secrets]
+
+(`secrets` measures only inside `scripts/secret-service run`, a throwaway keyring)
 
 (every section when none is named), or compare this build with another
 build's binary, run alternately (see ``Comparison``):
@@ -26,7 +28,7 @@ enum Benchmark {
 		URL(fileURLWithPath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!, isDirectory: true)
 	}
 
-	static let sections = ["reads", "writes", "scale", "files", "sync", "processes"]
+	static let sections = ["reads", "writes", "scale", "files", "sync", "processes", "secrets"]
 
 	static let usage = """
 		usage: DefaultsBenchmarks [section…]
@@ -118,6 +120,15 @@ enum Benchmark {
 
 		if wanted("sync") {
 			Report.printTimings("Sync, 1k keys through a shared-folder remote", try waitFor(syncBenchmarks))
+		}
+
+		if wanted("secrets") {
+			if let secrets = try secretBenchmarks() {
+				Report.printSection("Secret keys", secrets.rows)
+				Report.printTimings("Secret keys: a read that reaches the store", secrets.timings)
+			} else {
+				print("Secret keys: not measured; run inside `scripts/secret-service run` (a throwaway keyring) to measure them.\n")
+			}
 		}
 
 		if wanted("processes") {

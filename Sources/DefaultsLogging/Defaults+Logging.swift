@@ -67,9 +67,9 @@ extension Defaults.Diagnostic.Kind {
 	*/
 	public var logLevel: Logger.Level {
 		switch self {
-		case .invalidKeyName, .unencodableValue, .persistenceFailed, .fileSizeLimitExceeded, .sizeBudgetExceeded, .unreadableFile, .syncFailed, .migrationFailed:
+		case .invalidKeyName, .unencodableValue, .persistenceFailed, .fileSizeLimitExceeded, .sizeBudgetExceeded, .unreadableFile, .syncFailed, .migrationFailed, .secretRefused:
 			.error
-		case .undecodableValue, .restoredNewerValue, .watchInterrupted, .newerSettingsVersion, .ignoredAdministratorFile, .sizeBudgetWarning:
+		case .undecodableValue, .restoredNewerValue, .watchInterrupted, .newerSettingsVersion, .ignoredAdministratorFile, .sizeBudgetWarning, .secretUnavailable:
 			.warning
 		case .otherStoredForm, .conflictingRegistration, .syncRecovered, .forcedValue:
 			.notice

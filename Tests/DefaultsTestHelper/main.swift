@@ -45,11 +45,26 @@ import Synchronization
 //   hold-lock SUITE                    takes the suite's inter-process lock, prints "locked", holds it until killed
 //   reentrant-diagnostics SUITE KEY INT  a diagnostic handler that writes a key and flushes; writes KEY, flushes, prints "done"
 //   observer-writes-at-exit SUITE      an observer that writes a key when another process's change is first seen by the exit flush
+//   secret-read SUITE KEY              reads the secret key KEY (String?) as an app does: prints each diagnostic as "diagnostic KIND
+//                                      MESSAGE", then "value TEXT" or "none", then "elapsed MS"
+//   secret-write SUITE KEY TEXT        writes the secret key KEY with writeSecret (TEXT "-": removes it); prints "written" or
+//                                      "error CASE DESCRIPTION" (CASE: unavailable, locked, timedOut, readOnly, failed)
 //   secret-lookup SUITE KEY TIMEOUT_MS  reads KEY from the Secret Service; prints "value TEXT", "none" or "error DESCRIPTION", then "elapsed MS"
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
 	FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// The case of a secret error, for tests to match without its wording.
+func secretErrorCase(_ error: Defaults.SecretError) -> String {
+	switch error {
+	case .unavailable: "unavailable"
+	case .locked: "locked"
+	case .timedOut: "timedOut"
+	case .readOnly: "readOnly"
+	case .failed: "failed"
+	}
 }
 
 func suite(_ name: String) -> UserDefaults {
@@ -534,6 +549,23 @@ case "secret-lookup":
 	}
 	say("elapsed \(((ContinuousClock.now - started) / .milliseconds(1)).rounded())")
 #endif
+
+case "secret-read":
+	let key = Defaults.Key<String?>(arguments[2], suite: suite(arguments[1]), secret: true)
+	Defaults.setDiagnosticHandler { say("diagnostic \($0.kind.rawValue) \($0.message)") }
+	let started = ContinuousClock.now
+	say(Defaults[key].map { "value \($0)" } ?? "none")
+	say("elapsed \(((ContinuousClock.now - started) / .milliseconds(1)).rounded())")
+
+case "secret-write":
+	let key = Defaults.Key<String?>(arguments[2], suite: suite(arguments[1]), secret: true)
+	Defaults.setDiagnosticHandler { say("diagnostic \($0.kind.rawValue) \($0.message)") }
+	do {
+		try key.writeSecret(arguments[3] == "-" ? nil : arguments[3])
+		say("written")
+	} catch {
+		say("error \(secretErrorCase(error)) \(error)")
+	}
 
 default:
 	FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))

@@ -6,7 +6,8 @@ extension Defaults {
 
 	A value written through the library or raw `UserDefaults`, or given as a
 	launch argument, counts; a registered or computed default does not, even
-	when a stored value happens to equal it.
+	when a stored value happens to equal it. For a secret key (`secret: true`),
+	whether its secret store holds a value (asked at the key's first read).
 
 	```swift
 	print(Defaults.hasKey(.username)) // false
@@ -17,7 +18,7 @@ extension Defaults {
 	```
 	*/
 	public static func hasKey(_ key: _AnyKey) -> Bool {
-		key.suiteObject.hasOwnValue(forKey: key.name)
+		key.isSecret ? key.hasSecret(in: key.suiteObject) : key.suiteObject.hasOwnValue(forKey: key.name)
 	}
 }
 
@@ -32,6 +33,6 @@ extension UserDefaults {
 	```
 	*/
 	public func hasKey(_ key: Defaults._AnyKey) -> Bool {
-		Suite.of(self).hasOwnValue(forKey: key.name)
+		key.isSecret ? key.hasSecret(in: Suite.of(self)) : Suite.of(self).hasOwnValue(forKey: key.name)
 	}
 }

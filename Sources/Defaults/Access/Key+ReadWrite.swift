@@ -30,6 +30,10 @@ extension Defaults.Key {
 	from what it found, or the value this key already decoded from that version.
 	*/
 	func read(from suite: Suite) -> Value {
+		if isSecret {
+			return readSecret(in: suite)
+		}
+
 		// Loaded before the lookup: a change made meanwhile leaves a last read that the next read does not trust.
 		let version = suite.values.currentVersion
 		if version != 0, codec.decodesToValues, lastReadVersion.load(ordering: .acquiring) == version {
@@ -144,6 +148,11 @@ extension Defaults.Key {
 	}
 
 	func write(_ value: Value, to suite: Suite) {
+		if isSecret {
+			writeSecret(value, in: suite)
+			return
+		}
+
 		do {
 			switch try codec.encode(value) {
 			case .object(let object):

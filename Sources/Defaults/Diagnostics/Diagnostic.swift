@@ -57,6 +57,10 @@ extension Defaults {
 			case forcedValue
 			/// A file an administrator manages (system-wide defaults, forced values) was left out: it does not parse, is not a regular file or too large, or would force values while a user other than root can change it.
 			case ignoredAdministratorFile
+			/// A secret key's value could not be read (it reads as the key's default) or written (nothing was kept): the store is unavailable, locked, did not answer, is read-only, or failed. The message names the key and the reason, never the value.
+			case secretUnavailable
+			/// A secret key was kept out of a path that would have copied its value elsewhere (sync); nothing was copied.
+			case secretRefused
 		}
 
 		/// What went wrong.

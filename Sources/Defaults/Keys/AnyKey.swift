@@ -28,6 +28,21 @@ extension Defaults {
 		/// The process-wide object that holds `suite`'s values, observers and file, found once.
 		let processWideSuite: Suite
 
+		/**
+		Whether the key holds a secret: its value lives in a secret store (the
+		Secret Service, a systemd credential) and in memory, never in the
+		suite's file. Declared with `secret: true` (see <doc:Secrets>).
+
+		```swift
+		extension Defaults.Keys {
+			static let apiToken = Key<String?>("apiToken", secret: true)
+		}
+
+		print(Defaults.Keys.apiToken.isSecret) // true
+		```
+		*/
+		public let isSecret: Bool
+
 		/// The object every access of the key reads and writes: `processWideSuite`, or, inside an isolated test, that test's copy of it.
 		var suiteObject: Suite {
 			// One relaxed load and a branch until a test isolates itself for the first time in the process.
@@ -40,9 +55,10 @@ extension Defaults {
 			defaults === suite ? suiteObject : Suite.of(defaults)
 		}
 
-		init(name: String, suite: UserDefaults) {
+		init(name: String, suite: UserDefaults, isSecret: Bool = false) {
 			self.name = name
 			self.suite = suite
+			self.isSecret = isSecret
 			KeyName.validate(name)
 			// Found once: every read and write of the key goes straight to it. The process-wide one even
 			// inside an isolated test, since a key declared as a global is created by the first test that uses it.
@@ -57,6 +73,11 @@ extension Defaults {
 		```
 		*/
 		public func reset() {
+			if isSecret {
+				resetSecret(in: suiteObject)
+				return
+			}
+
 			suiteObject.change(name, to: nil, origin: .local)
 		}
 	}

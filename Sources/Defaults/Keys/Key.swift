@@ -113,13 +113,21 @@ extension Defaults {
 			}
 		}
 
-		/// `registering`: the static default to register with the suite (dynamic defaults are never registered).
-		private init(name: String, suite: UserDefaults, iCloud: Bool, previousNames: [String], defaultValueGetter: @escaping () -> Value, registering staticDefault: Value?) {
+		/// `registering`: the static default to register with the suite (dynamic defaults and secrets' defaults are never registered).
+		init(
+			name: String,
+			suite: UserDefaults,
+			iCloud: Bool,
+			previousNames: [String],
+			defaultValueGetter: @escaping () -> Value,
+			registering staticDefault: Value?,
+			isSecret: Bool = false
+		) {
 			self.defaultValueGetter = defaultValueGetter
 			self.codec = PlistCodec<Value>.resolve()
 			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
 			self.hasStaticDefault = staticDefault != nil
-			super.init(name: name, suite: suite)
+			super.init(name: name, suite: suite, isSecret: isSecret)
 			if let staticDefault {
 				register(staticDefault)
 			}

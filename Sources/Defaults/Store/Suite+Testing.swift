@@ -23,6 +23,11 @@ extension Suite {
 		_ = registry.withLock { $0.foundationBacked.insert(identity) }
 	}
 
+	/// Makes the suite of `defaults` keep its secret keys' values in `store`, from now on, forgetting what it read before.
+	static func installSecretStore(_ store: any SecretStore, for defaults: UserDefaults) {
+		processWide(defaults).secrets.replaceStore(with: store)
+	}
+
 	/// Replaces the file's file system; the new file starts from what is on disk.
 	private func install(_ fileSystem: any PreferencesFileSystem) {
 		guard let current = file else {

@@ -6,7 +6,8 @@ Everything the library keeps about one suite, in one object, and the only way
 into it.
 
 Its values (``SuiteValueStore``), the file that makes them durable
-(``SuiteFile``, Linux only), its observers (``ObserverTable``), its sync link
+(``SuiteFile``, Linux only), its secret keys' values (``SuiteSecrets``, never
+among the values), its observers (``ObserverTable``), its sync link
 (``SuiteSyncLink``) and sync ledger (``SyncLedger``), its migration lock and
 which undecodable values were already reported. There
 is one per stored domain: two `UserDefaults(suiteName: "x")` objects share it,
@@ -33,6 +34,8 @@ package final class Suite: Sendable {
 	let identity: SuiteIdentity
 	let values: any SuiteValueStore
 	let observers = ObserverTable()
+	/// The values of the suite's secret keys: its secret store, chosen once here, and what it last read; never in `values`.
+	let secrets: SuiteSecrets
 
 	/// The `UserDefaults` the suite was first found through: Foundation's copy of the domain, kept in step at each flush.
 	// `UserDefaults` is documented as thread-safe, though not marked `Sendable`.
@@ -60,6 +63,7 @@ package final class Suite: Sendable {
 		registersWithFoundation = values is OwnedSuiteValues
 		// Read once: every message about the suite names it alike, even if the process renames itself later.
 		displayName = identity.displayName
+		secrets = SuiteSecrets(choice: SecretStoreChoice(for: identity), suiteName: displayName, observers: observers)
 		self.persistence = Locked(UnfiledBacking(kind, values: values, defaults: defaults, displayName: displayName))
 	}
 

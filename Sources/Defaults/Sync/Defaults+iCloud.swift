@@ -48,6 +48,7 @@ extension Defaults {
 
 		/**
 		Starts syncing keys: their remote values are adopted where this device never changed them.
+		A secret key (`secret: true`) is never synced: it is left out, with a diagnostic.
 
 		```swift
 		Defaults.iCloud.add(.theme, .fontSize)

@@ -138,7 +138,12 @@ final class Synchronizer: SuiteSyncLink {
 		Set(state.withLock { $0.keys.values })
 	}
 
-	func add(_ keys: [Defaults._AnyKey]) {
+	func add(_ requested: [Defaults._AnyKey]) {
+		let keys = SecretKeys.withoutSecrets(requested, from: "sync")
+		guard keys.count == requested.count || !keys.isEmpty else {
+			return
+		}
+
 		for key in keys {
 			let suite = key.processWideSuite
 			let isNewSuite = state.withLock { state in

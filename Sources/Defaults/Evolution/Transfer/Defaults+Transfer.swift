@@ -127,6 +127,8 @@ extension Defaults {
 	written (a `Codable` JSON object, a raw value, any form the type supports)
 	and is stored in the key's current form; other names are stored as they
 	are. If one value does not fit, nothing is written and the error names it.
+	The value of a declared secret key (`secret: true`) is left out, with a
+	diagnostic: an import would store it in the clear.
 	By default the file's values are merged into the suite; with `replacing`,
 	values the file does not have are removed too. Other processes see all of
 	the changes or none, and observers hear each one. Returns the names whose
@@ -156,7 +158,7 @@ extension Defaults {
 		declaring keys: [_AnyKey] = [],
 		replacing: Bool = false
 	) throws(SettingsTransferError) -> [String] {
-		let imported = try SettingsFile.values(in: data, keys: keys)
+		let imported = SecretKeys.withoutValuesOfSecrets(try SettingsFile.values(in: data, keys: keys), declared: keys, into: "an import")
 		let committed: [String: PropertyListValue?]
 		do {
 			committed = try Suite.of(suite).commit { stored in

@@ -1,0 +1,248 @@
+import Foundation
+
+/**
+The secrets of one suite: its secret store (chosen once, ``SecretStoreChoice``),
+what each secret key last read or wrote, kept in memory, and which failures
+were already reported. A part of ``Suite``, like its values and observers.
+
+A secret key's first read asks the store (bounded by the store, about a
+second) and keeps what it found; later reads come from memory. A write goes
+to the store first, and to memory only once the store took it: a write the
+store refuses leaves nothing anywhere. A read that fails returns the failure;
+it is remembered for ``retryInterval``, so a stuck or missing daemon costs
+one bounded wait per interval rather than one per read.
+
+Secrets never enter the suite's values (``SuiteValueStore``): the file, its
+pending changes, exports, sync, the `defaults` tool and the configuration
+provider all read those, and so never see a secret.
+
+<!-- check: internal -->
+```swift
+let secrets = suite.secrets
+try secrets.change("apiToken", to: .string("s3cr3t"), reporting: false)
+print(secrets.read("apiToken", reporting: true)) // success(Optional(string("s3cr3t")))
+```
+*/
+final class SuiteSecrets: Sendable {
+	/// How long a failed read is answered from memory before the store is asked again.
+	static let retryInterval: Duration = .seconds(5)
+
+	private let choice: SecretStoreChoice
+	/// The suite's name in the store's attributes and in diagnostics.
+	let suiteName: String
+	private let observers: ObserverTable
+	private let state = Locked(State())
+	/// Held across a write's store call, so the store and memory take a suite's writes in the same order; each call is bounded by the store.
+	private let writes = Locked(())
+
+	private struct State {
+		var store: (any SecretStore)?
+		/// What each key holds as far as this process knows: a value, or `nil` for none. A key not here was never read.
+		var known: [String: PropertyListValue?] = [:]
+		var failures: [String: Failure] = [:]
+		/// The reason last reported for each key, so a failure that repeats is reported once.
+		var reported: [String: String] = [:]
+		/// Counts the writes: a read started before a write must not put back what it found.
+		var generation: UInt64 = 0
+	}
+
+	private struct Failure {
+		let error: Defaults.SecretError
+		let at: ContinuousClock.Instant
+	}
+
+	init(choice: SecretStoreChoice, suiteName: String, observers: ObserverTable) {
+		self.choice = choice
+		self.suiteName = suiteName
+		self.observers = observers
+	}
+
+	/// The suite's store, made at its first use.
+	private func store() -> any SecretStore {
+		state.withLock { state in
+			if let store = state.store {
+				return store
+			}
+
+			let store = choice.makeStore()
+			state.store = store
+			return store
+		}
+	}
+
+	/// Replaces the store and forgets what memory holds; the library's own tests only (``Suite/installSecretStore(_:for:)``).
+	func replaceStore(with store: any SecretStore) {
+		state.withLock { state in
+			state = State()
+			state.store = store
+		}
+	}
+
+	private func item(_ name: String) -> SecretItem {
+		SecretItem(suite: suiteName, key: name)
+	}
+
+	// MARK: Reading
+
+	/**
+	What `name` holds: from memory after the first read; a recent failure
+	(within ``retryInterval``) without asking again; else from the store.
+	`reporting`: a failure is reported as a diagnostic (once per reason), for
+	reads whose caller has no error to catch.
+	*/
+	func read(_ name: String, reporting: Bool) -> Result<PropertyListValue?, Defaults.SecretError> {
+		let remembered = state.withLock { state -> Result<PropertyListValue?, Defaults.SecretError>? in
+			if let known = state.known[name] {
+				return .success(known)
+			}
+
+			// The clock is read only after a failure: a read from memory pays for a lock and a lookup, nothing more.
+			if let failure = state.failures[name], ContinuousClock.now - failure.at < Self.retryInterval {
+				return .failure(failure.error)
+			}
+
+			return nil
+		}
+
+		return remembered ?? load(name, reporting: reporting)
+	}
+
+	/// Whether memory holds what `name` holds (a value, or none), so a read costs no store call.
+	func isKnown(_ name: String) -> Bool {
+		state.withLock { $0.known[name] != nil }
+	}
+
+	/**
+	Asks the store what `name` holds, whatever memory holds, and keeps it.
+	When it differs from what memory held (another process changed it), the
+	key's observers hear it, after every lock is released; a first read
+	changes nothing.
+	*/
+	func load(_ name: String, reporting: Bool) -> Result<PropertyListValue?, Defaults.SecretError> {
+		let generation = state.withLock { $0.generation }
+		let found: Result<PropertyListValue?, Defaults.SecretError>
+		do {
+			if let bytes = try store().secret(for: item(name)) {
+				if let value = SecretEncoding.value(of: bytes.data) {
+					found = .success(value)
+				} else {
+					found = .failure(.failed(reason: "the stored secret is not a value the library reads (\(bytes.data.count) bytes)"))
+				}
+			} else {
+				found = .success(nil)
+			}
+		} catch {
+			found = .failure(error)
+		}
+
+		let now = ContinuousClock.now
+		switch found {
+		case .success(let value):
+			let (current, previous) = state.withLock { state -> (PropertyListValue?, PropertyListValue??) in
+				state.failures[name] = nil
+				state.reported[name] = nil
+				// A write made meanwhile is newer than what the store answered before it.
+				guard state.generation == generation else {
+					return (state.known[name] ?? value, nil)
+				}
+
+				return (value, state.known.updateValue(value, forKey: name))
+			}
+			if let previous, previous != current {
+				deliver(name, from: previous, to: current)
+			}
+
+			return .success(current)
+		case .failure(let error):
+			let isNew = state.withLock { state in
+				state.failures[name] = Failure(error: error, at: now)
+				return record("read: \(error)", for: name, in: &state)
+			}
+			if reporting, isNew {
+				report(name, "could not be read, so it reads as its default: \(error)")
+			}
+
+			return .failure(error)
+		}
+	}
+
+	// MARK: Writing
+
+	/**
+	Stores `value` for `name` (`nil` removes it), then keeps it in memory and
+	tells the key's observers (unless `notifying` is `false`), after every
+	lock is released. Throws, keeping nothing, when the store refuses;
+	`reporting`: the refusal is reported as a diagnostic too.
+	*/
+	func change(_ name: String, to value: PropertyListValue?, reporting: Bool, notifying: Bool = true) throws(Defaults.SecretError) {
+		let observers = notifying ? observers.observers(of: name) : []
+		if observers.contains(where: \.wantsPrior) {
+			let prior = RawChange(name: name, oldObject: knownObject(name), newObject: value?.object, isPrior: true)
+			for observer in observers where observer.wantsPrior {
+				observer.deliver(prior)
+			}
+		}
+
+		let result = writes.withLock { _ -> Result<PropertyListValue?, Defaults.SecretError> in
+			do throws(Defaults.SecretError) {
+				if let value {
+					try store().store(SecretEncoding.bytes(of: value), for: item(name))
+				} else {
+					try store().remove(item(name))
+				}
+			} catch {
+				return .failure(error)
+			}
+
+			return .success(state.withLock { state in
+				state.generation &+= 1
+				state.failures[name] = nil
+				state.reported[name] = nil
+				return state.known.updateValue(value, forKey: name) ?? nil
+			})
+		}
+
+		switch result {
+		case .success(let old):
+			deliver(name, from: old, to: value, to: observers)
+		case .failure(let error):
+			let isNew = state.withLock { record("write: \(error)", for: name, in: &$0) }
+			if reporting, isNew {
+				report(name, "was not \(value == nil ? "removed" : "written"), and is kept nowhere else: \(error)")
+			}
+
+			throw error
+		}
+	}
+
+	/// Tells `observers` (those of the key and of the whole suite) that `name` changed; raw objects, decoded by each key's codec at the edge.
+	func deliver(_ name: String, from old: PropertyListValue?, to new: PropertyListValue?, to observers: [ObserverTable.Observer]? = nil) {
+		let change = RawChange(name: name, oldObject: old?.object, newObject: new?.object, isPrior: false)
+		for observer in observers ?? self.observers.observers(of: name) {
+			observer.deliver(change)
+		}
+	}
+
+	private func knownObject(_ name: String) -> Any? {
+		state.withLock { $0.known[name] ?? nil }?.object
+	}
+
+	// MARK: Diagnostics
+
+	/// Reports that `name`'s secret does not read as the key's type, once until it reads or fails otherwise.
+	func reportOnce(_ name: String, _ reason: String) {
+		if state.withLock({ record(reason, for: name, in: &$0) }) {
+			report(name, reason)
+		}
+	}
+
+	/// Remembers `reason` as the last reported for `name`; returns whether it is new (to report).
+	private func record(_ reason: String, for name: String, in state: inout State) -> Bool {
+		state.reported.updateValue(reason, forKey: name) != reason
+	}
+
+	/// One diagnostic naming the key, the suite and the reason: never the value.
+	private func report(_ name: String, _ message: String) {
+		DiagnosticReporter.report(.secretUnavailable, key: name, suite: suiteName, "the secret \"\(name)\" \(message)")
+	}
+}

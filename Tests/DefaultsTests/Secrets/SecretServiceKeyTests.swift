@@ -1,0 +1,143 @@
+#if os(Linux)
+import DefaultsTestSupport
+import Foundation
+import Testing
+@testable import Defaults
+
+private struct Login: Codable, Hashable, Defaults.Serializable {
+	var user: String
+	var password: String
+}
+
+/// Secret keys against the throwaway gnome-keyring of `scripts/secret-service run`. Part of the client's suite, so
+/// they run one at a time with its tests, which lock the keyring and stop the daemon.
+extension SecretServiceClientTests {
+	@Test("SecretService: a secret key round-trips through Defaults[key] as an item a person recognises, which a fresh process reads", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretKeyRoundTrip() throws {
+		let client = SecretServiceClient(applicationName: "DefaultsTests")
+		let name = SecretServiceTestDaemon.uniqueSuite()
+		let suite = try #require(UserDefaults(suiteName: name))
+		let token = Defaults.Key<String?>("apiToken", suite: suite, secret: true)
+		let login = Defaults.Key<Login?>("login", suite: suite, secret: true)
+		defer {
+			_ = try? client.clear(suite: name, key: "apiToken")
+			_ = try? client.clear(suite: name, key: "login")
+		}
+
+		let (_, diagnostics) = DiagnosticReporter.capturing {
+			Defaults[token] = "s3cr3t"
+			Defaults[login] = Login(user: "ada", password: "lovelace")
+		}
+		#expect(diagnostics.isEmpty)
+		#expect(Defaults[token] == "s3cr3t")
+		#expect(try client.lookupString(suite: name, key: "apiToken") == "s3cr3t")
+		let item = try SecretServiceTestDaemon.itemDescription(suite: name, key: "apiToken")
+		#expect(item.contains("\(ProcessInfo.processInfo.processName) – apiToken"))
+		#expect(item.contains("'suite': <'\(name)'>") || item.contains("'suite': '\(name)'"))
+		#expect(try SecretServiceTestDaemon.itemDescription(suite: name, key: "login").contains("– login"))
+
+		let fresh = try HelperProcess.run(["secret-read", name, "apiToken"])
+		#expect(fresh.lines.contains("value s3cr3t"))
+		#expect(try login.readSecret() == Login(user: "ada", password: "lovelace"))
+
+		Defaults[token] = nil
+		#expect(try client.lookup(suite: name, key: "apiToken") == nil)
+		#expect(try HelperProcess.run(["secret-read", name, "apiToken"]).lines.contains("none"))
+	}
+
+	@Test("SecretService: a locked keyring reads the default with one 'locked' diagnostic, not \"no value\"; the typed API throws .locked; unlocked, it reads", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretKeyLocked() throws {
+		let client = SecretServiceClient(applicationName: "DefaultsTests")
+		let name = SecretServiceTestDaemon.uniqueSuite()
+		try client.store("kept", suite: name, key: "token")
+		defer { _ = try? client.clear(suite: name, key: "token") }
+		let key = Defaults.Key<String>("token", default: "default", suite: try #require(UserDefaults(suiteName: name)), secret: true)
+		try SecretServiceTestDaemon.control("lock")
+		var isUnlocked = false
+		defer {
+			if !isUnlocked {
+				_ = try? SecretServiceTestDaemon.control("unlock")
+			}
+		}
+
+		let (reads, diagnostics) = DiagnosticReporter.capturing {
+			[Defaults[key], Defaults[key], Defaults[key]]
+		}
+		#expect(reads == ["default", "default", "default"])
+		#expect(diagnostics.count == 1)
+		#expect(diagnostics.first?.kind == .secretUnavailable)
+		#expect(diagnostics.first?.key == "token")
+		#expect(diagnostics.first?.message.contains("locked") == true)
+		#expect(throws: Defaults.SecretError.locked) { try key.readSecret() }
+		let (_, refused) = DiagnosticReporter.capturing {
+			#expect(throws: Defaults.SecretError.locked) { try key.writeSecret("new") }
+		}
+		#expect(refused.count == 1)
+
+		try SecretServiceTestDaemon.control("unlock")
+		isUnlocked = true
+		#expect(try key.readSecret() == "kept")
+		#expect(Defaults[key] == "kept")
+	}
+
+	@Test("SecretService: a stopped daemon makes a first read return the default after about a second, with a timeout diagnostic; continued, it reads", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretKeyStoppedDaemon() throws {
+		let client = SecretServiceClient(applicationName: "DefaultsTests")
+		let name = SecretServiceTestDaemon.uniqueSuite()
+		try client.store("before", suite: name, key: "token")
+		defer { _ = try? client.clear(suite: name, key: "token") }
+		let key = Defaults.Key<String?>("token", suite: try #require(UserDefaults(suiteName: name)), secret: true)
+		let daemon = try SecretServiceTestDaemon.pid()
+		#expect(kill(daemon, SIGSTOP) == 0)
+		var isStopped = true
+		defer {
+			if isStopped {
+				kill(daemon, SIGCONT)
+			}
+		}
+
+		let started = ContinuousClock.now
+		let (read, diagnostics) = DiagnosticReporter.capturing { Defaults[key] }
+		let elapsed = ContinuousClock.now - started
+		SecretServiceTestDaemon.report("stopped daemon: a secret key's first read returned the default after \(elapsed)")
+		#expect(read == nil)
+		#expect(elapsed >= .milliseconds(900))
+		#expect(elapsed < .milliseconds(1_600))
+		#expect(diagnostics.count == 1)
+		#expect(diagnostics.first?.message.contains("did not answer within") == true)
+
+		// Within the retry interval, reads do not wait again.
+		let again = ContinuousClock.now
+		#expect(Defaults[key] == nil)
+		#expect(ContinuousClock.now - again < .milliseconds(100))
+
+		#expect(kill(daemon, SIGCONT) == 0)
+		isStopped = false
+		#expect(try key.readSecret() == "before")
+		#expect(Defaults[key] == "before")
+	}
+
+	@Test("SecretService: another process changes a secret: this one sees it at loadSecret (observers hear it), a fresh process at once", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretKeyChangedByAnotherProcess() async throws {
+		let client = SecretServiceClient(applicationName: "DefaultsTests")
+		let name = SecretServiceTestDaemon.uniqueSuite()
+		defer { _ = try? client.clear(suite: name, key: "token") }
+		let key = Defaults.Key<String?>("token", suite: try #require(UserDefaults(suiteName: name)), secret: true)
+		Defaults[key] = "mine"
+		let heard = Locked<[String]>([])
+		let observation = Defaults.observe(key, options: []) { change in
+			heard.withLock { $0.append("\(change.oldValue ?? "nil")→\(change.newValue ?? "nil")") }
+		}
+		defer { observation.invalidate() }
+
+		let written = try HelperProcess.run(["secret-write", name, "token", "theirs"])
+		#expect(written.lines.contains("written"))
+		// Until asked again, this process serves what it read or wrote from memory.
+		#expect(Defaults[key] == "mine")
+		#expect(try await key.loadSecret() == "theirs")
+		#expect(Defaults[key] == "theirs")
+		#expect(heard.withLock { $0 } == ["mine→theirs"])
+		#expect(try HelperProcess.run(["secret-read", name, "token"]).lines.contains("value theirs"))
+	}
+}
+#endif
