@@ -30,12 +30,10 @@ extension Defaults.Key {
 	from what it found, or the value this key already decoded from that version.
 	*/
 	func read(from suite: Suite) -> Value {
-		if isSecret {
-			return readSecret(in: suite)
-		}
-
-		// Loaded before the lookup: a change made meanwhile leaves a last read that the next read does not trust.
-		let version = suite.values.currentVersion
+		// Loaded before the lookup: a change made meanwhile leaves a last read that the next read does not trust. A secret's
+		// version is its suite's secrets' (memory's), and a read that misses goes to them, out of line.
+		let version = isSecret ? suite.secrets.currentVersion : suite.values.currentVersion
+		// Spelled out here rather than returned as an optional: an optional of a generic value costs a metadata lookup at every read.
 		if version != 0, codec.decodesToValues, lastReadVersion.load(ordering: .acquiring) == version {
 			if Self.remembersInline {
 				// A sequence lock: the bits are the version's unless a remembering started meanwhile, which claims the version first.
@@ -56,6 +54,10 @@ extension Defaults.Key {
 			}
 
 			pthread_mutex_unlock(mutex)
+		}
+
+		if isSecret {
+			return readSecret(in: suite, at: version)
 		}
 
 		guard let entry = suite.values.entry(forKey: name) else {
@@ -81,8 +83,8 @@ extension Defaults.Key {
 		}
 	}
 
-	/// Remembers what a read at `version` (unique to one state of one suite) returned, when the suite tells versions and the value cannot change behind the next read.
-	private func remember(_ value: Value, at version: UInt64) {
+	/// Remembers what a read at `version` (unique to one state of one source of one suite) returned, when the source tells versions and the value cannot change behind the next read.
+	func remember(_ value: Value, at version: UInt64) {
 		guard version != 0, codec.decodesToValues else {
 			return
 		}

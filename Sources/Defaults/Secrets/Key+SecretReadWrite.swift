@@ -2,14 +2,26 @@ import Foundation
 
 /// The untyped API's way to a secret key (`Defaults[key]`, `@Default`, observers' initial reads): never throws; a failure reads as the default, with a diagnostic.
 extension Defaults.Key {
-	/// The secret's value: from memory after the first read; the default when none is stored, or when the store fails (reported once per reason).
-	func readSecret(in suite: Suite) -> Value {
+	/**
+	The secret's value, for a read that did not find the key's last read
+	current at `version` (memory's, ``SuiteSecrets/currentVersion``): from
+	memory after the first read; the default when none is stored, or when the
+	store fails (reported once per reason). Kept out of line: ordinary reads
+	pay nothing for it.
+	*/
+	@inline(never)
+	func readSecret(in suite: Suite, at version: UInt64) -> Value {
 		guard case .success(let found) = suite.secrets.read(name, reporting: true), let stored = found ?? adoptPlainValue(in: suite) else {
 			return defaultValue
 		}
 
 		switch decodedSecret(stored) {
 		case .success(let value):
+			// Only a value memory holds: the default that a missing or failing secret reads as may change with no new version.
+			if found != nil {
+				remember(value, at: version)
+			}
+
 			return value
 		case .failure:
 			suite.secrets.reportOnce(name, "is stored in a form that does not read as \(TypeName.withArticle(Value.self)), so it reads as its default")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /**
 The secrets of one suite: its secret store (chosen once, ``SecretStoreChoice``),
@@ -32,6 +33,8 @@ final class SuiteSecrets: Sendable {
 	let suiteName: String
 	private let observers: ObserverTable
 	private let state = Locked(State())
+	/// The version of what memory holds (``StateVersions``), renewed by every change to it and read without the lock: a key's last read of a secret is trusted while it stands.
+	private let published = Atomic(StateVersions.next())
 	/// Held across a write's store call, so the store and memory take a suite's writes in the same order; each call is bounded by the store.
 	private let writes = Locked(())
 
@@ -75,6 +78,7 @@ final class SuiteSecrets: Sendable {
 		state.withLock { state in
 			state = State()
 			state.store = store
+			published.store(StateVersions.next(), ordering: .releasing)
 		}
 	}
 
@@ -90,6 +94,11 @@ final class SuiteSecrets: Sendable {
 	`reporting`: a failure is reported as a diagnostic (once per reason), for
 	reads whose caller has no error to catch.
 	*/
+	/// The version of what memory holds now; a read that starts by loading it and finds it unchanged later found the same.
+	var currentVersion: UInt64 {
+		published.load(ordering: .acquiring)
+	}
+
 	func read(_ name: String, reporting: Bool) -> Result<PropertyListValue?, Defaults.SecretError> {
 		let remembered = state.withLock { state -> Result<PropertyListValue?, Defaults.SecretError>? in
 			if let known = state.known[name] {
@@ -146,7 +155,9 @@ final class SuiteSecrets: Sendable {
 					return (state.known[name] ?? value, nil)
 				}
 
-				return (value, state.known.updateValue(value, forKey: name))
+				let previous = state.known.updateValue(value, forKey: name)
+				published.store(StateVersions.next(), ordering: .releasing)
+				return (value, previous)
 			}
 			if let previous, previous != current {
 				deliver(name, from: previous, to: current)
@@ -198,7 +209,9 @@ final class SuiteSecrets: Sendable {
 				state.generation &+= 1
 				state.failures[name] = nil
 				state.reported[name] = nil
-				return state.known.updateValue(value, forKey: name) ?? nil
+				let old = state.known.updateValue(value, forKey: name) ?? nil
+				published.store(StateVersions.next(), ordering: .releasing)
+				return old
 			})
 		}
 

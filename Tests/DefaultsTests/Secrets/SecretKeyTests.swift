@@ -35,6 +35,27 @@ struct SecretKeyTests {
 		#expect(try key.readSecret() == nil)
 	}
 
+	/// A read from memory returns what the key last read while memory is unchanged: any change to it, through any key of the name or the store, is seen at the next read.
+	@Test("a secret read again from memory sees every change, whichever key of the name made it", .isolatedDefaults)
+	func rememberedReadsFollowEveryChange() throws {
+		let suite = UserDefaults(suiteName: uniqueSuiteName())!
+		let reader = Defaults.Key<Int>("pin", default: 0, suite: suite, secret: true)
+		let writer = Defaults.Key<Int>("pin", default: 0, suite: suite, secret: true)
+		Defaults[writer] = 1
+		#expect(Defaults[reader] == 1)
+		#expect(Defaults[reader] == 1, "from memory")
+		for pin in 2...50 {
+			Defaults[writer] = pin
+			#expect(Defaults[reader] == pin)
+		}
+
+		try writer.removeSecret()
+		#expect(Defaults[reader] == 0)
+		try writer.writeSecret(7)
+		#expect(Defaults[reader] == 7)
+		#expect(try reader.readSecret() == 7)
+	}
+
 	@Test("a key with a default, a Codable struct and an Int round-trip; reset and Defaults.reset remove them", .isolatedDefaults)
 	func valuesAndReset() throws {
 		let suite = UserDefaults(suiteName: uniqueSuiteName())!

@@ -45,8 +45,6 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	@exclusivity(unchecked) private var lastVersion: UInt64 = 0
 	/// `lastVersion`, published for reads that take no lock (``currentVersion``).
 	private let published = Atomic<UInt64>(0)
-	/// Versions are numbered across the process, so that no two states of any two suites share one.
-	private static let versions = Atomic<UInt64>(0)
 
 	init(stored: [String: PropertyListValue], arguments: [String: Any], global: [String: PropertyListValue]) {
 		self.arguments = arguments
@@ -69,7 +67,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		// Built whole, in the contents' own table layout: no name is hashed again and no table grows step by step (at
 		// 10,000 names, a third of the start-up's instructions and of its memory peak). A name's winner is its stored
 		// value unless another layer holds it, and every name another layer holds is in `effective` already.
-		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
+		lastVersion = StateVersions.next()
 		let version = lastVersion
 		let others = effective
 		effective = contents.mapValues { SuiteEntry(object: $0.object, layer: .stored, version: version) }
@@ -206,7 +204,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		defer { lock.unlock() }
 		// The lowest layer: it is what reads find unless another layer holds the name, and `effective` says whether one
 		// does. Looked up and set in one access, which hashes the name once.
-		let version = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
+		let version = StateVersions.next()
 		let isHidden = Self.field(of: &effective[name]) { entry in
 			guard entry == nil || entry?.layer == .registered else {
 				return true
@@ -338,7 +336,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		}
 
 		// Every change is a new version, a removal too: a key's last read (``currentVersion``) must not outlive it.
-		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
+		lastVersion = StateVersions.next()
 		if let index {
 			effective.remove(at: index)
 		} else {
@@ -350,7 +348,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 
 	/// Makes `object`, from `layer`, what a read of `name` finds, as a new version; `index` as above. Call with the lock held.
 	private func publish(_ object: consuming Any, _ layer: ValueLayer, for name: String, at index: Dictionary<String, SuiteEntry>.Index?) {
-		lastVersion = Self.versions.wrappingAdd(1, ordering: .relaxed).newValue
+		lastVersion = StateVersions.next()
 		let entry = SuiteEntry(object: object, layer: layer, version: lastVersion)
 		if let index {
 			effective.values[index] = entry
