@@ -17,6 +17,8 @@ final class SyncLedger: Sendable {
 	private let file: PreferencesFile?
 	private let timestamps: Locked<[String: Defaults.SyncTimestamp]>
 	private let unsaved = Locked<[String: Defaults.SyncTimestamp]>([:])
+	/// Whether the last save failed: a failure is reported when saving starts to fail, not at every retry (a full disk retries at every piece of sync work).
+	private let isFailing = Locked(false)
 
 	/// The ledger of `suite`, read from its file; the suite holds it (``Suite/syncLedger``).
 	init(for suite: Suite) {
@@ -92,9 +94,16 @@ final class SyncLedger: Sendable {
 
 				contents = values
 			}
+			isFailing.withLock { $0 = false }
 		} catch {
 			unsaved.withLock { $0.merge(changes) { newer, _ in newer } }
-			DiagnosticReporter.report(.syncFailed, key: nil, "sync timestamps could not be saved: \(error); retrying after the next sync")
+			let isNew = isFailing.withLock { failing in
+				defer { failing = true }
+				return !failing
+			}
+			if isNew {
+				DiagnosticReporter.report(.syncFailed, key: nil, "sync timestamps could not be saved: \(error); retrying after each sync, and saying nothing more until a save works")
+			}
 		}
 	}
 }

@@ -51,4 +51,30 @@ struct SyncLedgerTests {
 		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == stamp)
 		#expect(!ledger.hasUnsaved(among: [name, other]))
 	}
+
+	/// A ledger that cannot be saved says so once, not at each retry, and again after a save worked and then failed.
+	@Test("a failing save is reported when it starts failing, not at every retry")
+	func aFailingSaveIsReportedOnce() throws {
+		let suite = TestSuite()
+		let ledgerURL = TestEnvironment.fileURL(ofSuite: "\(suite.name).defaults-sync")
+		defer { try? FileManager.default.removeItem(at: ledgerURL) }
+		let ledger = SyncLedger(for: Suite.of(suite.defaults))
+		let name = suite.keyName()
+		func failingSaves(_ count: Int) throws -> [Defaults.Diagnostic] {
+			try? FileManager.default.removeItem(at: ledgerURL)
+			try FileManager.default.createDirectory(at: ledgerURL, withIntermediateDirectories: true)
+			defer { try? FileManager.default.removeItem(at: ledgerURL) }
+			return diagnostics {
+				for counter in 0..<count {
+					ledger.record(Defaults.SyncTimestamp(milliseconds: 1_000, counter: UInt32(counter), device: "desk"), for: name)
+					ledger.save { _ in false }
+				}
+			}.filter { $0.kind == .syncFailed }
+		}
+
+		#expect(try failingSaves(5).count == 1, "a directory stands where the ledger goes: every save fails")
+		ledger.save { _ in false }
+		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] != nil, "saved once it can be, with the stamps that waited")
+		#expect(try failingSaves(3).count == 1, "failing again after a save worked is news")
+	}
 }
