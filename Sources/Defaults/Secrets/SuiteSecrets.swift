@@ -36,7 +36,7 @@ final class SuiteSecrets: Sendable {
 	/// The version of what memory holds (``StateVersions``), renewed by every change to it and read without the lock: a key's last read of a secret is trusted while it stands.
 	private let published = Atomic(StateVersions.next())
 	/// Held across a write's store call, so the store and memory take a suite's writes in the same order; each call is bounded by the store.
-	private let writes = Locked(())
+	private let writes = NSLock()
 
 	private struct State {
 		var store: (any SecretStore)?
@@ -194,7 +194,11 @@ final class SuiteSecrets: Sendable {
 			}
 		}
 
-		let result = writes.withLock { _ -> Result<PropertyListValue?, Defaults.SecretError> in
+		// A plain lock around the section rather than a `Locked` of no state, on which the thread sanitizer reported a race
+		// between two writers that both held its lock.
+		let result = { () -> Result<PropertyListValue?, Defaults.SecretError> in
+			writes.lock()
+			defer { writes.unlock() }
 			do throws(Defaults.SecretError) {
 				if let value {
 					try store().store(SecretEncoding.bytes(of: value), for: item(name))
@@ -213,7 +217,7 @@ final class SuiteSecrets: Sendable {
 				published.store(StateVersions.next(), ordering: .releasing)
 				return old
 			})
-		}
+		}()
 
 		switch result {
 		case .success(let old):
