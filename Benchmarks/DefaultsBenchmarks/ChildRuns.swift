@@ -16,6 +16,8 @@ enum ChildRun: String {
 	case loadNone = "load-none"
 	case loadOurs = "load-ours"
 	case loadRaw = "load-raw"
+	case secondOurs = "second-ours"
+	case secondRaw = "second-raw"
 
 	static let keyCount = 10_000
 
@@ -36,6 +38,11 @@ enum ChildRun: String {
 
 		if self == .loadNone || self == .loadOurs || self == .loadRaw {
 			try load(suiteName: suiteName)
+			return
+		}
+
+		if self == .secondOurs || self == .secondRaw {
+			try loadSecond()
 			return
 		}
 
@@ -69,7 +76,7 @@ enum ChildRun: String {
 			}
 
 			consume(total)
-		case .loadNone, .loadOurs, .loadRaw:
+		case .loadNone, .loadOurs, .loadRaw, .secondOurs, .secondRaw:
 			return
 		case .readAllRaw:
 			var total = 0
@@ -97,18 +104,37 @@ enum ChildRun: String {
 	/// Writes a 10,000-key suite file, then loads it (or not, for the baseline); reports the file's size as bytes written.
 	private func load(suiteName: String) throws {
 		let suite = makeSuite(String(suiteName.dropFirst("defaults-benchmarks.".count)), keyCount: Self.keyCount)
+		firstRead(of: suite)
+		let fileBytes = (try FileManager.default.attributesOfItem(atPath: suiteFile(named: suite.suiteNameForBenchmarks).path)[.size] as? Int) ?? 0
+		let report = Report(seconds: 0, fileWrites: 0, bytesWritten: fileBytes, peakMemoryBytes: Self.peakMemory())
+		print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+	}
+
+	/**
+	Loads a 10,000-key suite in a process that already loaded one, and
+	reports how much resident memory the second added: what one more suite
+	costs once the code is paged in and the allocator is warm.
+	*/
+	private func loadSecond() throws {
+		let first = makeSuite("\(rawValue).first", keyCount: Self.keyCount)
+		let second = makeSuite("\(rawValue).second", keyCount: Self.keyCount)
+		firstRead(of: first)
+		let before = Self.residentMemory()
+		firstRead(of: second)
+		let report = Report(seconds: 0, fileWrites: 0, bytesWritten: 0, peakMemoryBytes: Self.residentMemory() - before)
+		print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+	}
+
+	/// The first read of `suite`, which loads it: through a key (ours) or raw, as the run says.
+	private func firstRead(of suite: UserDefaults) {
 		switch self {
-		case .loadOurs:
+		case .loadOurs, .secondOurs:
 			consume(suite[Defaults.Key<Int>("filler1", default: 0, suite: suite)])
-		case .loadRaw:
+		case .loadRaw, .secondRaw:
 			consume(suite.object(forKey: "filler1"))
 		default:
 			break
 		}
-
-		let fileBytes = (try FileManager.default.attributesOfItem(atPath: suiteFile(named: suite.suiteNameForBenchmarks).path)[.size] as? Int) ?? 0
-		let report = Report(seconds: 0, fileWrites: 0, bytesWritten: fileBytes, peakMemoryBytes: Self.peakMemory())
-		print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
 	}
 
 	private func writeFileOfWindows(suiteName: String) throws {
@@ -125,6 +151,11 @@ enum ChildRun: String {
 	/// This process's peak resident memory (`VmHWM`; `ru_maxrss` would include the parent's, inherited across `exec`).
 	static func peakMemory() -> Int {
 		procValue(file: "/proc/self/status", field: "VmHWM:").map { $0 * 1024 } ?? 0
+	}
+
+	/// This process's resident memory now (`VmRSS`).
+	static func residentMemory() -> Int {
+		procValue(file: "/proc/self/status", field: "VmRSS:").map { $0 * 1024 } ?? 0
 	}
 
 	/// Bytes this process passed to `write(2)` and friends so far (`wchar` in `/proc/self/io`).

@@ -67,6 +67,24 @@ package enum PropertyListFileContents {
 	}
 
 	/**
+	The dictionary a file's bytes hold, each value made into a `Value` as it
+	is read, or `nil` when ``decode(_:)`` would not find `.contents`: a binary
+	property list is decoded straight into the result, with no table of
+	``PropertyListValue``s made only to be copied.
+	*/
+	static func decodeDictionary<Value>(_ data: Data, _ transform: (PropertyListValue) -> Value) -> [String: Value]? {
+		if PropertyListValue.isBinaryPropertyList(data) {
+			return BinaryPropertyListReader.decodeDictionary(data, transform)
+		}
+
+		guard case .contents(let contents) = decode(data) else {
+			return nil
+		}
+
+		return contents.mapValues(transform)
+	}
+
+	/**
 	The bytes of a file holding `contents`: a binary property list, written by
 	the library's own writer (Foundation's costs seconds per megabyte of `Data`
 	on Linux). Their count is the file's size.

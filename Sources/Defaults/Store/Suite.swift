@@ -84,8 +84,7 @@ package final class Suite: Sendable {
 		// In memory for as long as it takes to read the file, which needs the suite it belongs to.
 		self.init(identity: identity, defaults: defaults, values: values, unfiled: .memoryOnly)
 		administratorLayers.withLock { $0 = AdministratorLayers(domain: domainName, suite: self, values: values) }
-		let file = SuiteFile(url: url, domainName: domainName, suite: self, fileSystem: fileSystem)
-		values.startStored(from: file.lastKnownContents)
+		let file = SuiteFile(url: url, domainName: domainName, suite: self, fileSystem: fileSystem, startingValues: values)
 		persistence.withLock { $0 = file }
 	}
 

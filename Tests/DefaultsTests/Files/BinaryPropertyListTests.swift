@@ -148,9 +148,18 @@ struct BinaryPropertyListTests {
 			}
 
 			let data = Data(bytes)
-			if let value = BinaryPropertyListReader.decode(data) {
+			let value = BinaryPropertyListReader.decode(data)
+			if let value {
 				accepted += 1
 				#expect(isSame(value, foundationReading(data)), "mutant \(index) of seed \(FuzzSettings.seed): \(value)")
+			}
+
+			// A suite's file is decoded straight into its values: that path takes exactly what the whole-file reader takes.
+			let direct = BinaryPropertyListReader.decodeDictionary(data) { $0 }
+			if case .dictionary(let contents)? = value {
+				#expect(direct == contents, "mutant \(index) of seed \(FuzzSettings.seed)")
+			} else {
+				#expect(direct == nil, "mutant \(index) of seed \(FuzzSettings.seed)")
 			}
 		}
 
@@ -161,6 +170,21 @@ struct BinaryPropertyListTests {
 		// An array (object 0) whose only element is itself.
 		let file = BinaryPropertyListFormat.magic + [0xA1, 0x00] + [8] + Self.trailer(offsetSize: 1, referenceSize: 1, objects: 1, top: 0, offsetTable: 10)
 		#expect(BinaryPropertyListReader.decode(Data(file)) == nil)
+	}
+
+	@Test func aValueReferringBackToTheTopDictionaryIsACycle() {
+		// A dictionary (object 0) whose one key is object 1 ("k") and whose value is itself.
+		let file = BinaryPropertyListFormat.magic + [0xD1, 0x01, 0x00] + [0x51, 0x6B] + [8, 11] + Self.trailer(offsetSize: 1, referenceSize: 1, objects: 2, top: 0, offsetTable: 13)
+		#expect(BinaryPropertyListReader.decode(Data(file)) == nil)
+		#expect(BinaryPropertyListReader.decodeDictionary(Data(file)) { $0 } == nil)
+	}
+
+	@Test func onlyADictionaryIsDecodedAsOne() {
+		let data = BinaryPropertyListWriter.encode(.array([.integer(1)]))
+		#expect(BinaryPropertyListReader.decode(data) != nil)
+		#expect(BinaryPropertyListReader.decodeDictionary(data) { $0 } == nil)
+		let suite = BinaryPropertyListWriter.encode(.dictionary(["a": .integer(1), "b": .string("two")]))
+		#expect(BinaryPropertyListReader.decodeDictionary(suite) { $0 == .integer(1) } == ["a": true, "b": false])
 	}
 
 	/// Few bytes that nest references to references double at each level: more values than the file could describe are refused.

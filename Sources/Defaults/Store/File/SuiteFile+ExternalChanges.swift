@@ -28,9 +28,10 @@ extension SuiteFile {
 		}
 
 		let external = state.withLock { state in
-			state.changedSinceBaseline.formUnion(PropertyListFileContents.changedKeys(from: state.lastKnown, to: contents))
-			let external = externalChanges(from: state.lastKnown, to: contents, excluding: Set(state.flush.pending.keys))
-			state.lastKnown = contents
+			let known = state.lastKnown.values
+			state.changedSinceBaseline.formUnion(PropertyListFileContents.changedKeys(from: known, to: contents))
+			let external = externalChanges(from: known, to: contents, excluding: Set(state.flush.pending.keys))
+			state.lastKnown.replace(with: contents, readFrom: data)
 			state.lastKnownVersion = FileVersion(identity: identity, contents: data)
 			for (name, value) in external {
 				state.size.record(name, value)

@@ -26,7 +26,7 @@ extension SuiteFile {
 	suite. The file is left where it is (a program rewriting it in place is
 	waited for first); the first write of this process sets it aside.
 	*/
-	func reportUnreadableAtStart() {
+	func reportUnreadableAtStart(startingValues values: OwnedSuiteValues?) {
 		guard let (reading, data, identity) = try? readSettled(fileSystem.identity(of: url)) else {
 			return
 		}
@@ -34,7 +34,8 @@ extension SuiteFile {
 		switch reading {
 		case .contents(let contents):
 			// Another program was rewriting it in place, and has finished.
-			startFrom(contents, data: data, identity: identity)
+			values?.startStored(from: contents)
+			startFrom(KnownFileContents(contents), data: data, identity: identity)
 		case .unreadable(let data) where !data.isEmpty:
 			DiagnosticReporter.report(
 				.unreadableFile,

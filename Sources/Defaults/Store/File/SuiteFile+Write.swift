@@ -87,8 +87,10 @@ extension SuiteFile {
 	/// Reads the file under the inter-process lock: only when someone wrote it since this process last read or wrote it (or since the write ahead read it).
 	private func read(_ file: LockedReplace, aheadOf ahead: WriteAhead?) throws(Defaults.PersistenceError) -> FileUnderLock {
 		let identity = file.identity
-		let (changedSinceBaseline, foundationMayPredateTheFile, lastLooked) = state.withLock { ($0.changedSinceBaseline, $0.foundationMayPredateTheFile, $0.lastKnown) }
-		let (lastKnown, lastKnownVersion) = ahead?.base ?? state.withLock { ($0.lastKnown, $0.lastKnownVersion) }
+		let (changedSinceBaseline, foundationMayPredateTheFile, lastLooked, lastLookedVersion) = state.withLock {
+			($0.changedSinceBaseline, $0.foundationMayPredateTheFile, $0.lastKnown.values, $0.lastKnownVersion)
+		}
+		let (lastKnown, lastKnownVersion) = ahead?.base ?? (lastLooked, lastLookedVersion)
 		var found = FileUnderLock(
 			onDisk: lastKnown,
 			version: lastKnownVersion,
@@ -191,7 +193,7 @@ extension SuiteFile {
 				// Back to the file's value, once no newer write of this process is pending.
 				external[name] = .some(final[name])
 			}
-			state.lastKnown = final
+			state.lastKnown = KnownFileContents(final)
 			state.lastKnownVersion = replaced?.version ?? found.version
 			if replaced != nil {
 				state.foundationMayPredateTheFile = false

@@ -47,7 +47,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	struct State {
 		/// The changes not written yet, and when to write them.
 		var flush = FlushPolicy()
-		var lastKnown: [String: PropertyListValue] = [:]
+		var lastKnown = KnownFileContents()
 		/// The version of the file `lastKnown` was read from or written as.
 		var lastKnownVersion = FileVersion(identity: nil, contents: nil)
 		/**
@@ -80,12 +80,6 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		*/
 		var refusedSinceFlush: (names: Set<String>, error: Defaults.PersistenceError)?
 
-		/**
-		Notes that the library changed `name` to `value` (`nil`: removed), under
-		the suite's values lock, so the pending change is in step with the
-		value; returns what ``SuiteFile/perform(_:)`` must do once that lock is
-		released. A refused change written again no longer fails the next flush.
-		*/
 		/// The size account, measured first from `lastKnown` and the pending changes if nothing measured it yet.
 		mutating func measuredSize() -> SuiteSizeAccount {
 			measureSizeIfNeeded()
@@ -98,7 +92,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				return
 			}
 
-			var contents = lastKnown
+			var contents = lastKnown.values
 			for (name, change) in flush.pending {
 				contents[name] = change.value
 			}
@@ -106,6 +100,12 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			size.measure(contents)
 		}
 
+		/**
+		Notes that the library changed `name` to `value` (`nil`: removed), under
+		the suite's values lock, so the pending change is in step with the
+		value; returns what ``SuiteFile/perform(_:)`` must do once that lock is
+		released. A refused change written again no longer fails the next flush.
+		*/
 		mutating func recordPending(_ name: String, to value: PropertyListValue?, mode: Defaults.WriteMode, isForkedChild: Bool) -> FlushPolicy.Action {
 			if refusedSinceFlush != nil {
 				refusedSinceFlush?.names.remove(name)
@@ -128,32 +128,43 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	/// Serializes this process's flushes and reloads of the file.
 	let fileLock = ForkLocalLock()
 
-	/// Reads the file; `suite` is still being made, and is not called until the file is running.
-	init(url: URL, domainName: String, suite: Suite, fileSystem: any PreferencesFileSystem) {
+	/**
+	Reads the file; `suite` is still being made, and is not called until the
+	file is running. `startingValues`, the suite's values when they are new,
+	start from what the file holds.
+	*/
+	init(url: URL, domainName: String, suite: Suite, fileSystem: any PreferencesFileSystem, startingValues values: OwnedSuiteValues? = nil) {
 		self.url = url
 		self.domainName = domainName
 		self.suite = suite
 		self.fileSystem = fileSystem
 		let identity = fileSystem.identity(of: url)
 		do {
-			let (reading, data) = try fileSystem.reading(url)
-			switch reading {
+			let data = try fileSystem.read(url)
+			// Decoded straight into the values: no table of the file's contents is made only to be copied, and none is kept.
+			if let data, let values, values.startStored(building: { PropertyListFileContents.decodeDictionary(data, $0) }) {
+				startFrom(KnownFileContents(bytes: data), data: data, identity: identity)
+				return
+			}
+
+			switch PropertyListFileContents.decode(data) {
 			case .contents(let contents):
-				startFrom(contents, data: data, identity: identity)
-			case .tooLarge:
-				setAsideUnopened(because: reading.problem ?? "")
+				values?.startStored(from: contents)
+				startFrom(KnownFileContents(contents), data: data, identity: identity)
 			case .unreadable:
-				reportUnreadableAtStart()
-			case .missing:
+				reportUnreadableAtStart(startingValues: values)
+			case .missing, .tooLarge:
 				break
 			}
+		} catch .fileTooLarge(_, let size, let limit) {
+			setAsideUnopened(because: PropertyListFileContents.Reading.tooLarge(size: size, limit: limit).problem ?? "")
 		} catch .notARegularFile {
 			setAsideUnopened(because: "is not a regular file (a FIFO, socket or device) and was never opened")
 		} catch {}
 	}
 
 	/// Takes the file as first read: what this process knows of it, and what Foundation's copy starts from.
-	func startFrom(_ contents: [String: PropertyListValue], data: Data?, identity: FileIdentity?) {
+	func startFrom(_ contents: KnownFileContents, data: Data?, identity: FileIdentity?) {
 		state.withLock { state in
 			state.lastKnown = contents
 			state.lastKnownVersion = FileVersion(identity: identity, contents: data)
@@ -169,11 +180,6 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	/// The names of the keys changed here and not written yet, sorted.
 	var pendingNames: [String] {
 		state.withLock { $0.flush.pending.keys.sorted() }
-	}
-
-	/// The file's contents as last read or written.
-	var lastKnownContents: [String: PropertyListValue] {
-		state.withLock { $0.lastKnown }
 	}
 
 	/// Whether `name` has a change of this process's that is not written yet.

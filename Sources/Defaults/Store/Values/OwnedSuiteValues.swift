@@ -61,16 +61,31 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 
 	/// Takes the file's contents as first read, once, before anything else reads or writes the suite (it holds no stored value until then).
 	func startStored(from contents: [String: PropertyListValue]) {
+		startStored { entry in contents.mapValues(entry) }
+	}
+
+	/**
+	Takes the file's contents as first read, once, before anything else reads
+	or writes the suite: `build` decodes them, making each value an entry with
+	the function it is given. Returns `false`, changing nothing, when `build`
+	returns `nil` (the contents do not decode).
+	*/
+	@discardableResult
+	func startStored(building build: (_ entry: (PropertyListValue) -> SuiteEntry) -> [String: SuiteEntry]?) -> Bool {
 		lock.lock()
 		defer { lock.unlock() }
 		assert(storedBeneath.isEmpty && !effective.values.contains { $0.layer == .stored }, "a suite's values start from its file once")
 		// Built whole, in the contents' own table layout: no name is hashed again and no table grows step by step (at
 		// 10,000 names, a third of the start-up's instructions and of its memory peak). A name's winner is its stored
 		// value unless another layer holds it, and every name another layer holds is in `effective` already.
-		lastVersion = StateVersions.next()
-		let version = lastVersion
+		let version = StateVersions.next()
+		guard let stored = build({ SuiteEntry(object: $0.object, layer: .stored, version: version) }) else {
+			return false
+		}
+
+		lastVersion = version
 		let others = effective
-		effective = contents.mapValues { SuiteEntry(object: $0.object, layer: .stored, version: version) }
+		effective = stored
 		published.store(version, ordering: .releasing)
 		for (name, entry) in others {
 			// Its entry is gone: the default waits beneath until `refresh` ranks it again.
@@ -80,6 +95,8 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 
 			refresh(name)
 		}
+
+		return true
 	}
 
 	var currentVersion: UInt64 {
