@@ -16,4 +16,7 @@ protocol SuiteSyncLink: AnyObject, Sendable {
 
 	/// The suite's file now holds the values of `names`: their timestamps may be saved.
 	func valuesStored(_ names: [String], in suite: Suite)
+
+	/// A flush refused this process's values of `names` (they read the file's values again): their timestamps are not theirs.
+	func valuesRefused(_ names: [String], in suite: Suite)
 }

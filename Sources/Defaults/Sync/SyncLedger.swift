@@ -49,6 +49,35 @@ final class SyncLedger: Sendable {
 		}
 	}
 
+	/**
+	Forgets the timestamps of `names` recorded since the last save, whose
+	values never reached the suite's file: each name's saved timestamp (or
+	none) is its own again. Returns the timestamps forgotten.
+	*/
+	func forgetUnsaved(_ names: [String]) -> [String: Defaults.SyncTimestamp] {
+		let forgotten = unsaved.withLock { unsaved in
+			var forgotten: [String: Defaults.SyncTimestamp] = [:]
+			for name in names {
+				forgotten[name] = unsaved.removeValue(forKey: name)
+			}
+
+			return forgotten
+		}
+
+		guard !forgotten.isEmpty else {
+			return [:]
+		}
+
+		let saved = ((try? file?.read()) ?? nil) ?? [:]
+		timestamps.withLock { timestamps in
+			for (name, timestamp) in forgotten where timestamps[name] == timestamp {
+				timestamps[name] = saved[name].flatMap(Defaults.SyncTimestamp.init(propertyListValue:))
+			}
+		}
+
+		return forgotten
+	}
+
 	/// Whether any of `names` has a timestamp not saved yet.
 	func hasUnsaved(among names: [String]) -> Bool {
 		file != nil && unsaved.withLock { unsaved in !unsaved.isEmpty && names.contains { unsaved[$0] != nil } }

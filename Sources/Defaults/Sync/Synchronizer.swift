@@ -240,12 +240,7 @@ final class Synchronizer: SuiteSyncLink {
 		work.yield(.publish)
 	}
 
-	/**
-	Publishes the removal of `names`, previous names of a synced key whose
-	value moved to its new name: the remote's entries become tombstones
-	stamped now, so no device pulls the old names back. Only suites with a
-	synced key do this.
-	*/
+	/// Saves the stamps of `names` now that the suite's file holds their values.
 	func valuesStored(_ names: [String], in suite: Suite) {
 		// Only a file of a suite this synchroniser keeps stamps for, holding a name it stamped and has not saved, needs a save.
 		guard state.withLock({ $0.suites[suite.identity] === suite }), suite.syncLedger.hasUnsaved(among: names) else {
@@ -258,6 +253,34 @@ final class Synchronizer: SuiteSyncLink {
 		suite.syncLedger.save { backing.isPending($0) }
 	}
 
+	/**
+	Forgets the timestamps of `names`, whose values a flush refused (past the
+	suite's size budget once merged with other processes' writes): they read
+	the file's values again, which the timestamps saved before stamp. An entry
+	not published yet is dropped; one published already comes back from the
+	remote at the next pull, and is refused again while it does not fit. A name
+	written again since keeps its newer timestamp.
+	*/
+	func valuesRefused(_ names: [String], in suite: Suite) {
+		guard state.withLock({ $0.suites[suite.identity] === suite }) else {
+			return
+		}
+
+		let backing = suite.backing
+		let forgotten = suite.syncLedger.forgetUnsaved(names.filter { !backing.isPending($0) })
+		state.withLock { state in
+			for (name, timestamp) in forgotten where state.outbox[name]?.timestamp == timestamp {
+				state.outbox[name] = nil
+			}
+		}
+	}
+
+	/**
+	Publishes the removal of `names`, previous names of a synced key whose
+	value moved to its new name: the remote's entries become tombstones
+	stamped now, so no device pulls the old names back. Only suites with a
+	synced key do this.
+	*/
 	func retire(_ names: [String], in suite: Suite) {
 		guard state.withLock({ state in state.keys.keys.contains { $0.suite == suite.identity } }) else {
 			return

@@ -52,6 +52,37 @@ struct SyncLedgerTests {
 		#expect(!ledger.hasUnsaved(among: [name, other]))
 	}
 
+	/**
+	A synced write that a flush refuses (another process's write took the
+	suite's budget meanwhile) reads the file's value again: its timestamp is
+	forgotten, so the ledger never claims a stamp for a value the file does
+	not hold, and the remote's entry can replace the value later.
+	*/
+	@Test("a synced write the flush refuses leaves no timestamp behind")
+	func aRefusedWriteLeavesNoTimestamp() async throws {
+		let suite = TestSuite()
+		defer { TestEnvironment.removeFiles(ofSuite: "\(suite.name).defaults-sync") }
+		let mode = Defaults.writeMode
+		Defaults.writeMode = .coalesced(milliseconds: 600_000)
+		defer { Defaults.writeMode = mode }
+		Defaults.setSizeBudget(Defaults.SizeBudget(perValue: 20_000, perSuite: 20_000), suite: suite.defaults)
+		let key = Defaults.Key<Data?>(suite.keyName(), suite: suite.defaults)
+		let synchronizer = Synchronizer(device: "desk")
+		synchronizer.add([key])
+		synchronizer.remote = InMemoryRemoteStore()
+		// Some other process wrote 12,000 bytes of another key; this one's 12,000 are admitted against the file it knew.
+		suite.defaults[key] = Data(count: 12_000)
+		let stamp = try #require(synchronizer.timestamp(of: key))
+		let others = try PropertyListSerialization.data(fromPropertyList: ["other": Data(count: 12_000)], format: .binary, options: 0)
+		try others.write(to: TestEnvironment.fileURL(ofSuite: suite.name))
+
+		#expect(throws: Defaults.PersistenceError.self) { try Defaults.flush(suite: suite.defaults) }
+		#expect(suite.defaults[key] == nil, "the value is the file's again")
+		#expect(synchronizer.timestamp(of: key) == nil, "not \(stamp): the value it stamped is not stored")
+		await synchronizer.waitForSyncCompletion()
+		#expect(SyncLedger(for: key.suiteObject)[key.name] == nil, "no save wrote the forgotten stamp")
+	}
+
 	/// A ledger that cannot be saved says so once, not at each retry, and again after a save worked and then failed.
 	@Test("a failing save is reported when it starts failing, not at every retry")
 	func aFailingSaveIsReportedOnce() throws {

@@ -352,6 +352,10 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			suite.syncLink?.valuesStored(Array(outcome.stored), in: suite)
 		}
 
+		if let refused = outcome.refused?.names, !refused.isEmpty {
+			suite.syncLink?.valuesRefused(refused, in: suite)
+		}
+
 		for notification in outcome.notifications {
 			notification.deliver()
 		}
