@@ -8,7 +8,7 @@ A process that only reads a suite never needs it as values until another
 process changes the file, so the contents first read are kept as the file's
 bytes (253 KB against a table's 657 KB at 10,000 names), decoded when
 another process changes the file, and kept as bytes again. A process that
-writes keeps them as values from its first flush on: each flush uses them.
+writes keeps them as values from its first write on: each flush uses them.
 
 <!-- check: internal -->
 ```swift
@@ -48,6 +48,13 @@ struct KnownFileContents {
 
 			return values
 		}
+	}
+
+	/// The contents as values, kept so from now on: what a process that writes asks, at each flush.
+	mutating func valuesKept() -> [String: PropertyListValue] {
+		let values = values
+		form = .values(values)
+		return values
 	}
 
 	/**

@@ -92,7 +92,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				return
 			}
 
-			var contents = lastKnown.values
+			var contents = lastKnown.valuesKept()
 			for (name, change) in flush.pending {
 				contents[name] = change.value
 			}

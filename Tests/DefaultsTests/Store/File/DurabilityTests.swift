@@ -124,6 +124,42 @@ struct MergeTests {
 		}
 	}
 
+	/// A process that only reads keeps the file as its bytes, not as values: each change another process makes is still told exactly, and its first write keeps them all.
+	@Test func aProcessThatOnlyReadsHearsEachChangeExactlyAndItsFirstWriteKeepsThem() async throws {
+		let suite = TestSuite()
+		let (a, b, c, d) = (suite.keyName("a"), suite.keyName("b"), suite.keyName("c"), suite.keyName("d"))
+		try writeAsAnotherProcess(suite) { $0[a] = 1; $0[b] = 2 }
+		let first = Defaults.Key<Int>(a, default: 0, suite: suite.defaults)
+		#expect(Defaults[first] == 1)
+		let batch = Locked<Set<String>>([])
+		let observation = Defaults.observe(suite: suite.defaults) { @Sendable change in
+			guard [a, b, c, d].contains(change.name) else {
+				return
+			}
+
+			batch.withLock { _ = $0.insert(change.name) }
+		}
+		defer { observation.invalidate() }
+
+		func settle(_ expected: Set<String>) async {
+			#expect(await eventually { batch.withLock { $0 == expected } }, "heard \(batch.withLock { $0 }), expected \(expected)")
+			batch.withLock { $0 = [] }
+		}
+
+		try writeAsAnotherProcess(suite) { $0[b] = 3; $0[c] = 4 }
+		await settle([b, c])
+		try writeAsAnotherProcess(suite) { $0[a] = 5; $0[b] = nil }
+		await settle([a, b])
+		#expect(Defaults[first] == 5)
+		#expect(suite.defaults.object(forKey: b) == nil && suite.defaults.object(forKey: c) as? Int == 4)
+
+		suite.defaults[Defaults.Key<Int>(d, default: 0, suite: suite.defaults)] = 6
+		try Defaults.flush(suite: suite.defaults)
+		let contents = try #require(suite.fileContents())
+		#expect(contents[a] as? Int == 5 && contents[b] == nil && contents[c] as? Int == 4 && contents[d] as? Int == 6, "\(contents)")
+		#expect(batch.withLock { $0 } == [d], "only this process's own write is heard once more")
+	}
+
 	@Test func aFlushKeepsKeysOtherProcessesWrote() throws {
 		let suite = TestSuite()
 		let mine = Defaults.Key<Int>(suite.keyName("mine"), default: 0, suite: suite.defaults)
