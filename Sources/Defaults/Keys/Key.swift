@@ -51,7 +51,7 @@ extension Defaults {
 		```
 		*/
 		public convenience init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false) {
-			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: [], defaultValueGetter: { defaultValue }, registering: defaultValue)
+			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: [], defaultValueGetter: { defaultValue }, registersDefault: true)
 		}
 
 		/**
@@ -74,7 +74,7 @@ extension Defaults {
 		```
 		*/
 		public convenience init(_ name: String, default defaultValue: Value, suite: UserDefaults = .standard, iCloud: Bool = false, previousNames: [String]) {
-			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: previousNames, defaultValueGetter: { defaultValue }, registering: defaultValue)
+			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: previousNames, defaultValueGetter: { defaultValue }, registersDefault: true)
 		}
 
 		/**
@@ -89,7 +89,7 @@ extension Defaults {
 		```
 		*/
 		public convenience init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, default defaultValueGetter: @escaping () -> Value) {
-			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: [], defaultValueGetter: defaultValueGetter, registering: nil)
+			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: [], defaultValueGetter: defaultValueGetter, registersDefault: false)
 		}
 
 		/**
@@ -103,7 +103,7 @@ extension Defaults {
 		```
 		*/
 		public convenience init(_ name: String, suite: UserDefaults = .standard, iCloud: Bool = false, previousNames: [String], default defaultValueGetter: @escaping () -> Value) {
-			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: previousNames, defaultValueGetter: defaultValueGetter, registering: nil)
+			self.init(name: name, suite: suite, iCloud: iCloud, previousNames: previousNames, defaultValueGetter: defaultValueGetter, registersDefault: false)
 		}
 
 		deinit {
@@ -113,23 +113,30 @@ extension Defaults {
 			}
 		}
 
-		/// `registering`: the static default to register with the suite (dynamic defaults and secrets' defaults are never registered).
+		/**
+		`registersDefault`: the default is static (`defaultValueGetter` returns
+		the same value each time) and is registered with the suite; dynamic
+		defaults and secrets' defaults are never registered. A flag rather than
+		the value as an optional: in this generic code, an optional of `Value`
+		costs a look-up of its type's metadata at each declaration (a tenth of
+		one, not counting Foundation's `register`).
+		*/
 		init(
 			name: String,
 			suite: UserDefaults,
 			iCloud: Bool,
 			previousNames: [String],
 			defaultValueGetter: @escaping () -> Value,
-			registering staticDefault: Value?,
+			registersDefault: Bool,
 			isSecret: Bool = false
 		) {
 			self.defaultValueGetter = defaultValueGetter
 			self.codec = PlistCodec<Value>.resolve()
 			self.decodedValues = codec.cachesDecodedValues ? DecodedValueCache() : nil
-			self.hasStaticDefault = staticDefault != nil
+			self.hasStaticDefault = registersDefault
 			super.init(name: name, suite: suite, isSecret: isSecret)
-			if let staticDefault {
-				register(staticDefault)
+			if registersDefault {
+				register(defaultValueGetter())
 			}
 
 			if iCloud {

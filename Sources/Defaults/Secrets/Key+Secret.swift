@@ -28,7 +28,7 @@ extension Defaults.Key {
 			iCloud: false,
 			previousNames: [],
 			defaultValueGetter: { defaultValue },
-			registering: secret ? nil : defaultValue,
+			registersDefault: !secret,
 			isSecret: secret
 		)
 	}
@@ -44,7 +44,7 @@ extension Defaults.Key {
 	```
 	*/
 	public convenience init(_ name: String, suite: UserDefaults = .standard, secret: Bool, default defaultValueGetter: @escaping () -> Value) {
-		self.init(name: name, suite: suite, iCloud: false, previousNames: [], defaultValueGetter: defaultValueGetter, registering: nil, isSecret: secret)
+		self.init(name: name, suite: suite, iCloud: false, previousNames: [], defaultValueGetter: defaultValueGetter, registersDefault: false, isSecret: secret)
 	}
 
 	/**

@@ -1,14 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Process-wide persistence settings and the queue coalesced flushes run on.
+/// Process-wide persistence settings.
 package enum PersistenceSettings {
 	static var writeMode: Defaults.WriteMode {
 		get { Defaults.WriteMode(word: DefaultsSystem.writeMode.load(ordering: .relaxed)) }
 		set { DefaultsSystem.writeMode.store(newValue.word, ordering: .relaxed) }
 	}
-
-	static let queue = DispatchQueue(label: "Defaults.persistence", qos: .utility)
 
 	/// How long a flush keeps re-reading a file that does not parse while it is still changing (another program writing it in place) before it counts as unreadable.
 	static let settleLimit: Duration = .milliseconds(250)

@@ -129,6 +129,15 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 	let fileLock = ForkLocalLock()
 
 	/**
+	Where this suite's scheduled flushes run: a queue of its own, since a
+	flush may wait up to ``FileLimits/lockTimeout`` for another process's
+	lock, and one suite's held lock must hold up no other suite's writes (a
+	queue shared by every suite did; a concurrent one ran out of threads on a
+	small machine when several flushes waited).
+	*/
+	private let flushQueue: DispatchQueue
+
+	/**
 	Reads the file; `suite` is still being made, and is not called until the
 	file is running. `startingValues`, the suite's values when they are new,
 	start from what the file holds.
@@ -138,6 +147,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		self.domainName = domainName
 		self.suite = suite
 		self.fileSystem = fileSystem
+		flushQueue = DispatchQueue(label: "Defaults.persistence.\(domainName)", qos: .utility)
 		let identity = fileSystem.identity(of: url)
 		do {
 			let data = try fileSystem.read(url)
@@ -199,9 +209,9 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		}
 	}
 
-	/// Flushes after `delay` on the persistence queue; a suite replaced meanwhile (by a test) is not flushed.
+	/// Flushes after `delay` on the suite's flush queue; a suite replaced meanwhile (by a test) is not flushed.
 	private func scheduleFlush(after delay: Duration) {
-		PersistenceSettings.queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
+		flushQueue.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
 			guard let self else {
 				return
 			}

@@ -83,6 +83,35 @@ struct NoHangTests {
 	}
 
 	/// A stopped process holding the lock (a `defaults` suspended with Ctrl-Z, a debugger) delays a flush by the bound, no more; the change is kept and written once the lock is free.
+	/// Another process holding one suite's lock holds up that suite's flush only: another suite's write reaches the disk while that flush still waits.
+	@Test func aHeldLockDoesNotHoldUpAnotherSuitesWrites() throws {
+		let stuck = TestSuite()
+		let free = TestSuite()
+		let stuckKey = Defaults.Key<Int>(stuck.keyName(), default: 0, suite: stuck.defaults)
+		let freeKey = Defaults.Key<Int>(free.keyName(), default: 0, suite: free.defaults)
+		let holder = try HelperProcess.start(["hold-lock", stuck.name])
+		defer { holder.kill() }
+		#expect(holder.waitForLine(timeout: 10) { $0 == "locked" } != nil)
+		let stuckFile = try #require(Suite.of(stuck.defaults).file)
+		/// Whether a flush of the stuck suite is under way (it holds the suite's flush lock while it waits for the other process's).
+		func isFlushing() -> Bool {
+			guard stuckFile.fileLock.lock(before: Date()) else {
+				return true
+			}
+
+			stuckFile.fileLock.unlock()
+			return false
+		}
+
+		Defaults[stuckKey] = 1
+		#expect(stuck.wait(timeout: hangDeadline) { isFlushing() }, "the stuck suite's scheduled flush started")
+		Defaults[freeKey] = 2
+		#expect(free.wait(timeout: hangDeadline) { free.fileContents()?[freeKey.name] as? Int == 2 })
+		#expect(isFlushing(), "the other suite's write reached the disk while the stuck suite's flush still waited, not after it gave up")
+		holder.kill()
+		#expect(stuck.wait(timeout: hangDeadline) { stuck.fileContents()?[stuckKey.name] as? Int == 1 }, "retried once the lock is free")
+	}
+
 	@Test func aHeldLockBoundsTheFlushAndTheChangeIsRetried() throws {
 		let suite = TestSuite()
 		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
