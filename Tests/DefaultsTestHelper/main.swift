@@ -49,7 +49,7 @@ import Synchronization
 //                                      MESSAGE", then "value TEXT" or "none", then "elapsed MS"
 //   secret-write SUITE KEY TEXT        writes the secret key KEY with writeSecret (TEXT "-": removes it); prints "written" or
 //                                      "error CASE DESCRIPTION" (CASE: unavailable, locked, timedOut, readOnly, failed)
-//   secret-lookup SUITE KEY TIMEOUT_MS  reads KEY from the Secret Service; prints "value TEXT", "none" or "error DESCRIPTION", then "elapsed MS"
+//   secret-lookup SUITE KEY TIMEOUT_MS  reads KEY from the Secret Service; prints "value TEXT", "none" or "error CASE DESCRIPTION", then "elapsed MS"
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
 func say(_ line: String) {
@@ -545,7 +545,7 @@ case "secret-lookup":
 	do {
 		say(try client.lookupString(suite: arguments[1], key: arguments[2]).map { "value \($0)" } ?? "none")
 	} catch {
-		say("error \(error)")
+		say("error \(secretErrorCase(error.secretError)) \(error)")
 	}
 	say("elapsed \(((ContinuousClock.now - started) / .milliseconds(1)).rounded())")
 #endif

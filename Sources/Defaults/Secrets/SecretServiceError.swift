@@ -1,14 +1,20 @@
 import Foundation
 
 /**
-Why the Secret Service could not read, write or remove a secret.
+Why the Secret Service client could not read, write or remove a secret: the
+cases of ``Defaults/SecretError`` a keyring can have, which gives each its
+meaning and its wording (``secretError``), so the client and the app's error
+never say one failure two ways.
 
-Each case is one thing a caller can act on: `unavailable` (no library, no
-session bus, no service: the machine has no keyring, and trying again will
-not help until it has one), `locked` (the keyring is there but locked: the
-person must unlock it; told apart from "no value", which is `nil`),
-`timedOut` (the daemon did not answer in time: try again later), `failed`
-(anything else, with the store's own message).
+The client keeps a type of its own because its calls can fail in no other
+way: never ``Defaults/SecretError/readOnly(credential:)``, which is a
+systemd credential's.
+
+<!-- check: internal -->
+```swift
+let error = SecretServiceError.timedOut(.milliseconds(1500))
+print(error) // the secret store did not answer within 1.5 s; the call was cancelled
+```
 */
 package enum SecretServiceError: Error, Sendable, Equatable, CustomStringConvertible {
 	/// No libsecret, no session bus, or no Secret Service on the bus.
@@ -23,20 +29,21 @@ package enum SecretServiceError: Error, Sendable, Equatable, CustomStringConvert
 	/// The Secret Service refused or failed, with its message.
 	case failed(message: String)
 
-	package var description: String {
+	/// The same failure as the app sees it.
+	package var secretError: Defaults.SecretError {
 		switch self {
 		case .unavailable(let reason):
-			"The Secret Service is unavailable: \(reason)"
+			.unavailable(reason: reason)
 		case .locked:
-			"The keyring (the Secret Service's default collection) is locked: unlock it, then try again"
+			.locked
 		case .timedOut(let timeout):
-			"The Secret Service did not answer within \(Self.seconds(timeout)) s: the call was cancelled"
+			.timedOut(timeout)
 		case .failed(let message):
-			"The Secret Service failed: \(message)"
+			.failed(reason: message)
 		}
 	}
 
-	private static func seconds(_ duration: Duration) -> String {
-		String(format: "%.3g", duration.timeInterval)
+	package var description: String {
+		secretError.description
 	}
 }

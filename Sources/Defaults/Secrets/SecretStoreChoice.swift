@@ -7,7 +7,7 @@ one place test isolation hooks in for secrets, as it does for values.
 A suite that lives in memory (an isolated test's copy of a suite, an
 `InMemoryDefaults`) keeps its secrets in memory too, so no test reaches the
 real keyring; every other suite uses the system's: a systemd credential when
-the process has one for the key, else the Secret Service (Linux). The store
+the process has one for the key, else the Secret Service (Linux) or the Keychain (Apple platforms). The store
 itself is made at the suite's first secret access, so a process that
 declares no secret never loads libsecret.
 
@@ -40,8 +40,10 @@ enum SecretStoreChoice: Sendable, Equatable {
 	private static func desktopStore() -> any SecretStore {
 		#if os(Linux)
 		SecretServiceStore(client: SecretServiceClient())
+		#elseif canImport(Security)
+		KeychainSecretStore()
 		#else
-		UnavailableSecretStore(reason: "this build has no Keychain backend (Apple platforms are not built here)")
+		UnavailableSecretStore(reason: "the library has no secret store for this platform")
 		#endif
 	}
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import Defaults
 
 /// A private `$CREDENTIALS_DIRECTORY`, as systemd makes one for a service, removed when the test ends.
-private final class CredentialsFolder: @unchecked Sendable {
+final class CredentialsFolder: @unchecked Sendable {
 	let url: URL
 
 	init(_ credentials: [String: String]) throws {

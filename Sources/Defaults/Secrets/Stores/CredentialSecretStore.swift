@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /**
 systemd credentials (`LoadCredential=`, `SetCredential=`, `ImportCredential=`)
@@ -6,11 +13,15 @@ as a read-only secret store: the credential named like the key, the file
 `$CREDENTIALS_DIRECTORY/<key>`, which systemd makes readable by the service
 only.
 
-A key with no such file has no credential (`nil`), so the store behind
-(``CredentialFirstSecretStore``) is asked. Writing or removing a key that
-has one throws ``Defaults/SecretError/readOnly(credential:)``: the unit file
-decides the value. The file's bytes are the value, exactly as given (a
-trailing newline is part of it).
+A key with nothing at that path has no credential (`nil`), so the store
+behind (``CredentialFirstSecretStore``) is asked. Anything there (a file, a
+symbolic link, even a broken one, something unreadable) makes it the key's
+credential: reading it and writing it agree, and a credential that cannot be
+read fails rather than falling back to the keyring. Writing or removing a
+key that has one throws ``Defaults/SecretError/readOnly(credential:)``: the
+unit file decides the value. The file's bytes are the value, exactly as
+given (a trailing newline is part of it); only a regular file is read, never
+a FIFO or a device, and no more than ``FileLimits/maximumFileSize``.
 
 <!-- check: internal -->
 ```swift
@@ -36,24 +47,45 @@ struct CredentialSecretStore: SecretStore {
 	}
 
 	func secret(for item: SecretItem) throws(Defaults.SecretError) -> SecretBytes? {
-		guard let file = file(for: item) else {
+		guard let file = file(for: item), Self.hasEntry(file) else {
 			return nil
 		}
 
+		let data: Data?
 		do {
-			return try POSIXFileSystem().read(file).map { SecretBytes(data: $0, isText: false) }
+			data = try POSIXFileSystem().read(file)
 		} catch {
 			throw .failed(reason: "the credential \(file.path) cannot be read: \(error)")
 		}
+
+		// Something is there, yet it opens as nothing: a symbolic link to a file that does not exist.
+		guard let data else {
+			throw .failed(reason: "the credential \(file.path) is a symbolic link to nothing")
+		}
+
+		return SecretBytes(data: data, isText: false)
 	}
 
 	/// Whether `item` is given as a credential: then the unit file, not the app, decides its value.
 	func provides(_ item: SecretItem) -> Bool {
-		guard let file = file(for: item) else {
-			return false
+		file(for: item).map(Self.hasEntry) ?? false
+	}
+
+	/**
+	Whether anything is at `file`, the link itself rather than what it points
+	to, as `provides` and `secret(for:)` must agree: a credential that a link
+	loop or a broken link makes unreadable is still the key's, so a write must
+	not go to the keyring, where no read would find it. A missing folder, a
+	file where the folder should be, or a key's name too long for a file's
+	means no credential.
+	*/
+	private static func hasEntry(_ file: URL) -> Bool {
+		var info = stat()
+		if lstat(file.path, &info) == 0 {
+			return true
 		}
 
-		return POSIXFileSystem().identity(of: file) != nil
+		return errno != ENOENT && errno != ENOTDIR && errno != ENAMETOOLONG
 	}
 
 	func store(_ bytes: SecretBytes, for item: SecretItem) throws(Defaults.SecretError) {

@@ -4,7 +4,7 @@ import Foundation
 /**
 The freedesktop Secret Service (gnome-keyring, KWallet, KeePassXC) as a
 secret store: the ``SecretServiceClient``, whose calls are bounded and typed,
-with its errors told to the app as ``Defaults/SecretError``.
+with its errors told to the app as ``Defaults/SecretError`` (``SecretServiceError/secretError``).
 
 Items are labelled "<app> – <key>" and carry the attributes `suite` and
 `key`; a `String` is stored as `text/plain`, so Seahorse shows it.
@@ -21,7 +21,7 @@ struct SecretServiceStore: SecretStore {
 		do {
 			return try client.lookup(suite: item.suite, key: item.key).map { SecretBytes(data: $0, isText: false) }
 		} catch {
-			throw Self.secretError(error)
+			throw error.secretError
 		}
 	}
 
@@ -29,7 +29,7 @@ struct SecretServiceStore: SecretStore {
 		do {
 			try client.store(bytes.data, suite: item.suite, key: item.key, contentType: bytes.isText ? "text/plain" : "application/octet-stream")
 		} catch {
-			throw Self.secretError(error)
+			throw error.secretError
 		}
 	}
 
@@ -37,20 +37,7 @@ struct SecretServiceStore: SecretStore {
 		do {
 			try client.clear(suite: item.suite, key: item.key)
 		} catch {
-			throw Self.secretError(error)
-		}
-	}
-
-	static func secretError(_ error: SecretServiceError) -> Defaults.SecretError {
-		switch error {
-		case .unavailable(let reason):
-			.unavailable(reason: reason)
-		case .locked:
-			.locked
-		case .timedOut(let timeout):
-			.timedOut(timeout)
-		case .failed(let message):
-			.failed(reason: message)
+			throw error.secretError
 		}
 	}
 }

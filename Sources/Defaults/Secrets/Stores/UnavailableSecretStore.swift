@@ -1,17 +1,14 @@
 import Foundation
 
 /**
-The store of a platform without a secret backend in this build: every call
+The store of a platform the library has no secret backend for (neither
+Linux's Secret Service nor Apple's Keychain: Windows, Android): every call
 throws ``Defaults/SecretError/unavailable(reason:)``, so a secret key reads its
 default with a diagnostic and is never written anywhere in the clear.
 
-The Keychain backend for Apple platforms (generic passwords, service = the
-suite, account = the key) cannot be built or tested on the Linux machines
-this package is developed on, so it is not part of this build.
-
 <!-- check: internal -->
 ```swift
-let store = UnavailableSecretStore(reason: "no Keychain backend in this build")
+let store = UnavailableSecretStore(reason: "the library has no secret store for this platform")
 ```
 */
 struct UnavailableSecretStore: SecretStore {

@@ -1,0 +1,51 @@
+#if os(Linux)
+import DefaultsTestSupport
+import Foundation
+import Testing
+@testable import Defaults
+
+private struct Login: Codable, Hashable, Defaults.Serializable {
+	var user: String
+	var password: String
+}
+
+/// Items another Secret Service client wrote under this library's attributes. Part of the client's suite, so they run one at a time with its tests, which lock the keyring and stop the daemon.
+extension SecretServiceClientTests {
+	@Test("SecretService: text that secret-tool stored with a Codable key's attributes reads as the default with one diagnostic that does not show it; the typed API throws .failed; a write replaces it", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretServiceUndecodableFromSecretTool() throws {
+		let name = SecretServiceTestDaemon.uniqueSuite()
+		let client = SecretServiceClient(applicationName: "DefaultsTests")
+		defer { _ = try? client.clear(suite: name, key: "login") }
+		let stored = try ChildProcess.run(
+			path: "/usr/bin/secret-tool",
+			["store", "--label=written by hand", "xdg:schema", client.schemaName, "suite", name, "key", "login"],
+			environment: ProcessInfo.processInfo.environment,
+			input: Data("SENTINEL{not json".utf8)
+		)
+		try #require(stored.status == 0, "secret-tool store: \(stored.errorOutput)")
+		try #require(try client.lookupString(suite: name, key: "login") == "SENTINEL{not json")
+
+		let login = Defaults.Key<Login?>("login", suite: try #require(UserDefaults(suiteName: name)), secret: true)
+		let (reads, diagnostics) = DiagnosticReporter.capturing {
+			[Defaults[login], Defaults[login], Defaults[login]]
+		}
+		#expect(reads == [nil, nil, nil])
+		#expect(diagnostics.map(\.kind) == [.secretUnavailable])
+		#expect(diagnostics.allSatisfy { $0.key == "login" && !$0.description.contains("SENTINEL") })
+		do {
+			_ = try login.readSecret()
+			Issue.record("text that is no Login was read as one")
+		} catch {
+			guard case .failed(let reason) = error else {
+				Issue.record("expected .failed, got \(error)")
+				return
+			}
+
+			#expect(!reason.contains("SENTINEL"))
+		}
+
+		Defaults[login] = Login(user: "ada", password: "lovelace")
+		#expect(try login.readSecret() == Login(user: "ada", password: "lovelace"))
+	}
+}
+#endif
