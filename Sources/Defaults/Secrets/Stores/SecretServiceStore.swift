@@ -41,6 +41,10 @@ struct SecretServiceStore: SecretStore {
 		}
 	}
 
+	func hearChanges(_ heard: @escaping @Sendable () -> Void) -> Bool {
+		SecretServiceSignals.shared.listen(heard)
+	}
+
 	static func secretError(_ error: SecretServiceError) -> Defaults.SecretError {
 		switch error {
 		case .unavailable(let reason):
