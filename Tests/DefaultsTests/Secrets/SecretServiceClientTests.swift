@@ -44,6 +44,7 @@ struct SecretServiceClientTests {
 		SecretServiceTestDaemon.report("no bus (\(address.isEmpty ? "no address" : address)): \(error.dropFirst(6)) in \(elapsed) ms inside the process (\(wall) with its start)")
 		// Measured at 1–10 ms; the bound only tells "answered at once" from the call's 1 s timeout and D-Bus's 25 s, with room for a loaded machine and the sanitizer.
 		#expect(elapsed < 500)
+		try expectSecretKeyReadsAtOnce(environment: environment)
 	}
 
 	@Test(
@@ -77,6 +78,17 @@ struct SecretServiceClientTests {
 		let elapsed = try #require(result.lines.last.flatMap { Double($0.replacingOccurrences(of: "elapsed ", with: "")) })
 		SecretServiceTestDaemon.report("bus without a Secret Service: \(error.dropFirst(6)) in \(elapsed) ms inside the process")
 		// Measured at 1–10 ms; the bound only tells "answered at once" from the call's 1 s timeout and D-Bus's 25 s, with room for a loaded machine and the sanitizer.
+		#expect(elapsed < 500)
+		try expectSecretKeyReadsAtOnce(environment: environment)
+	}
+
+	/// A secret key's first read, which also starts listening for the service's signals, answers at once with the default and an 'unavailable' diagnostic, and the process exits: listening neither waits nor keeps it alive.
+	private func expectSecretKeyReadsAtOnce(environment: [String: String]) throws {
+		let result = try ChildProcess.run("DefaultsTestHelper", ["secret-read", SecretServiceTestDaemon.uniqueSuite(), "token"], environment: environment)
+		#expect(result.status == 0, "\(result.lines) \(result.errorOutput)")
+		#expect(result.lines.contains("none"), "\(result.lines)")
+		#expect(result.lines.contains { $0.hasPrefix("diagnostic secretUnavailable ") }, "\(result.lines)")
+		let elapsed = try #require(result.lines.last.flatMap { Double($0.replacingOccurrences(of: "elapsed ", with: "")) })
 		#expect(elapsed < 500)
 	}
 
