@@ -73,24 +73,20 @@ final class SuiteSecrets: Sendable {
 
 	/// The suite's store, made at its first use, when the suite starts hearing changes the store can tell of.
 	private func store() -> any SecretStore {
-		let (store, isNew) = state.withLock { state -> (any SecretStore, Bool) in
+		state.withLock { state in
 			if let store = state.store {
-				return (store, false)
+				return store
 			}
 
 			let store = choice.makeStore()
 			state.store = store
-			return (store, true)
-		}
-		if isNew {
-			// Outside the lock: the store registers the callback under a lock of its own, and calls it from its own thread.
-			let hears = store.hearChanges { [weak self] in
+			// Under the lock, so no caller sees the store before it is known whether it tells of changes. Registering
+			// takes the store's own lock, which is never held while calling back: the callback runs on the store's thread.
+			state.hearsChanges = store.hearChanges { [weak self] in
 				self?.refresh()
 			}
-			state.withLock { $0.hearsChanges = hears }
+			return store
 		}
-
-		return store
 	}
 
 	/// Replaces the store and forgets what memory holds; the library's own tests only (``Suite/installSecretStore(_:for:)``).
