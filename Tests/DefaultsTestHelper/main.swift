@@ -48,7 +48,8 @@ import Synchronization
 //   secret-read SUITE KEY              reads the secret key KEY (String?) as an app does: prints each diagnostic as "diagnostic KIND
 //                                      MESSAGE", then "value TEXT" or "none", then "elapsed MS"
 //   secret-write SUITE KEY TEXT        writes the secret key KEY with writeSecret (TEXT "-": removes it); prints "written" or
-//                                      "error CASE DESCRIPTION" (CASE: unavailable, locked, timedOut, readOnly, failed)
+//                                      "error CASE DESCRIPTION" (CASE: unavailable, locked, timedOut, readOnly, failed); after "written",
+//                                      "at NS": the monotonic clock once written, for latencies to another process's observer
 //   secret-lookup SUITE KEY TIMEOUT_MS  reads KEY from the Secret Service; prints "value TEXT", "none" or "error CASE DESCRIPTION", then "elapsed MS"
 
 /// Writes one line straight to the descriptor: nothing is left in a buffer when the process is killed.
@@ -563,6 +564,9 @@ case "secret-write":
 	do {
 		try key.writeSecret(arguments[3] == "-" ? nil : arguments[3])
 		say("written")
+		#if os(Linux)
+		say("at \(SecretServiceTestDaemon.monotonicNanoseconds())")
+		#endif
 	} catch {
 		say("error \(secretErrorCase(error)) \(error)")
 	}

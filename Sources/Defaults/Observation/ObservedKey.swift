@@ -26,9 +26,12 @@ struct ObservedKey: Hashable, Sendable {
 }
 
 extension ObservedKey {
-	/// The key's suite object and name.
+	/// The key's suite object and name; a secret key's suite starts hearing the secret store's changes (every observation is made from here).
 	init(_ key: Defaults._AnyKey) {
 		self.init(suite: key.suiteObject, name: key.name)
+		if key.isSecret {
+			suite.secrets.observe(name)
+		}
 	}
 
 	/// Registers `deliver` for changes to this key; returns the ID that removes it.

@@ -72,6 +72,18 @@ struct SecretServiceLibrary: Sendable {
 	let variantGetString: @convention(c) (Pointer, UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>?
 	let variantUnref: @convention(c) (Pointer) -> Void
 
+	// Hearing the service's signals (SecretServiceSignals)
+	typealias SignalCallback = @convention(c) (
+		Pointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Pointer?, Pointer?
+	) -> Void
+	let mainContextNew: @convention(c) () -> Pointer?
+	let mainContextPushThreadDefault: @convention(c) (Pointer) -> Void
+	let mainContextIteration: @convention(c) (Pointer, Int32) -> Int32
+	let signalSubscribe: @convention(c) (
+		Pointer, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+		UInt32, SignalCallback, Pointer?, DestroyNotify?
+	) -> UInt32
+
 	/// The library, loaded on first use, or why it could not be.
 	static let shared: Result<SecretServiceLibrary, SecretServiceError> = load()
 
@@ -137,7 +149,11 @@ struct SecretServiceLibrary: Sendable {
 				variantGetVariant: symbol("g_variant_get_variant"),
 				variantGetBoolean: symbol("g_variant_get_boolean"),
 				variantGetString: symbol("g_variant_get_string"),
-				variantUnref: symbol("g_variant_unref")
+				variantUnref: symbol("g_variant_unref"),
+				mainContextNew: symbol("g_main_context_new"),
+				mainContextPushThreadDefault: symbol("g_main_context_push_thread_default"),
+				mainContextIteration: symbol("g_main_context_iteration"),
+				signalSubscribe: symbol("g_dbus_connection_signal_subscribe")
 			)
 		} catch {
 			return .failure(.unavailable(reason: "libsecret lacks \(error.name) (libsecret 0.18 or later is needed)"))

@@ -13,6 +13,13 @@ store refuses leaves nothing anywhere. A read that fails returns the failure;
 it is remembered for ``retryInterval``, so a stuck or missing daemon costs
 one bounded wait per interval rather than one per read.
 
+A store that can tell when another process changed a secret (the Secret
+Service) is asked to, at the suite's first secret access: each time it tells,
+every secret this suite holds in memory or has observed is read again
+(``refresh()``) and the keys whose value changed are told, as for any change.
+A value read again that did not change tells nobody, so the suite's own
+writes, which the store also signals, are heard once.
+
 Secrets never enter the suite's values (``SuiteValueStore``): the file, its
 pending changes, exports, sync, the `defaults` tool and the configuration
 provider all read those, and so never see a secret.
@@ -47,6 +54,10 @@ final class SuiteSecrets: Sendable {
 		var reported: [String: String] = [:]
 		/// Counts the writes: a read started before a write must not put back what it found.
 		var generation: UInt64 = 0
+		/// The keys observers wait on, read again when the store tells of a change even before anything read them.
+		var observed: Set<String> = []
+		/// Whether the store tells of changes other processes make (asked once, when it is made).
+		var hearsChanges = false
 	}
 
 	private struct Failure {
@@ -60,7 +71,7 @@ final class SuiteSecrets: Sendable {
 		self.observers = observers
 	}
 
-	/// The suite's store, made at its first use.
+	/// The suite's store, made at its first use, when the suite starts hearing changes the store can tell of.
 	private func store() -> any SecretStore {
 		state.withLock { state in
 			if let store = state.store {
@@ -69,6 +80,11 @@ final class SuiteSecrets: Sendable {
 
 			let store = choice.makeStore()
 			state.store = store
+			// Under the lock, so no caller sees the store before it is known whether it tells of changes. Registering
+			// takes the store's own lock, which is never held while calling back: the callback runs on the store's thread.
+			state.hearsChanges = store.hearChanges { [weak self] in
+				self?.refresh()
+			}
 			return store
 		}
 	}
@@ -147,6 +163,9 @@ final class SuiteSecrets: Sendable {
 		let now = ContinuousClock.now
 		switch found {
 		case .success(let value):
+			// After any write in progress: a write that reached the store but not yet memory would otherwise be told twice,
+			// once here as a change from elsewhere and once by the write. Waits at most for one bounded store call.
+			writes.lock()
 			let (current, previous) = state.withLock { state -> (PropertyListValue?, PropertyListValue??) in
 				state.failures[name] = nil
 				state.reported[name] = nil
@@ -159,6 +178,7 @@ final class SuiteSecrets: Sendable {
 				published.store(StateVersions.next(), ordering: .releasing)
 				return (value, previous)
 			}
+			writes.unlock()
 			if let previous, previous != current {
 				deliver(name, from: previous, to: current)
 			}
@@ -174,6 +194,52 @@ final class SuiteSecrets: Sendable {
 			}
 
 			return .failure(error)
+		}
+	}
+
+	// MARK: Changes from elsewhere
+
+	/**
+	Marks `name` as observed: the store's change signals read it again even if
+	nothing read it yet. Its value is read once in the background, so the
+	first change heard has a value to differ from.
+	*/
+	func observe(_ name: String) {
+		let isNew = state.withLock { $0.observed.insert(name).inserted }
+		guard isNew else {
+			return
+		}
+
+		_ = store()
+		guard state.withLock({ $0.hearsChanges && $0.known[name] == nil }) else {
+			return
+		}
+
+		DispatchQueue.global().async { [self] in
+			_ = load(name, reporting: false)
+		}
+	}
+
+	/**
+	Reads again every secret memory holds or observers wait on, after the
+	store told that a secret may have changed; ``load(_:reporting:)`` tells
+	the observers of each that did. Stops at the first read that finds the
+	store unreachable (stopped, gone, locked): the others would only wait as
+	long, and memory keeps what it held.
+	*/
+	func refresh() {
+		let names = state.withLock { $0.observed.union($0.known.keys) }
+		for name in names.sorted() {
+			guard case .failure(let error) = load(name, reporting: false) else {
+				continue
+			}
+
+			switch error {
+			case .timedOut, .unavailable, .locked:
+				return
+			case .failed, .readOnly:
+				continue
+			}
 		}
 	}
 

@@ -4,61 +4,6 @@ import Foundation
 import Testing
 @testable import Defaults
 
-/// The throwaway gnome-keyring `scripts/secret-service run` starts, described by its exports.
-enum SecretServiceTestDaemon {
-	private static let environment = ProcessInfo.processInfo.environment
-
-	/// Whether the tests run inside `scripts/secret-service run`; without it the daemon's tests are skipped (loudly: see `secretServiceTestsRun`).
-	static let isAvailable = environment["DEFAULTS_SECRET_SERVICE"] == "1" && environment["DEFAULTS_SECRET_SERVICE_CONTROL"] != nil
-
-	/// Runs `scripts/secret-service COMMAND` (lock, unlock, pid) against the run's daemon.
-	@discardableResult
-	static func control(_ command: String) throws -> String {
-		let script = try #require(environment["DEFAULTS_SECRET_SERVICE_CONTROL"])
-		let result = try ChildProcess.run(path: script, [command], environment: environment)
-		guard result.status == 0 else {
-			throw ControlFailure(description: "scripts/secret-service \(command) exited \(result.status): \(result.errorOutput)")
-		}
-
-		return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-	}
-
-	/// The daemon's process id, asked each time: `unlock` replaces the daemon.
-	static func pid() throws -> pid_t {
-		try #require(pid_t(control("pid")))
-	}
-
-	/// The label and schema of the one item of `key` in `suite`, as another Secret Service client (Seahorse, gdbus) sees it.
-	static func itemDescription(suite: String, key: String) throws -> String {
-		func gdbus(_ arguments: [String]) throws -> String {
-			let result = try ChildProcess.run(path: "/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.secrets"] + arguments, environment: environment)
-			return result.output
-		}
-
-		let found = try gdbus([
-			"--object-path", "/org/freedesktop/secrets", "--method", "org.freedesktop.Secret.Service.SearchItems", "{'suite': '\(suite)', 'key': '\(key)'}",
-		])
-		let path = try #require(found.split(separator: "'").first { $0.hasPrefix("/org/freedesktop/secrets/collection/") })
-		let label = try gdbus(["--object-path", String(path), "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Secret.Item", "Label"])
-		let attributes = try gdbus(["--object-path", String(path), "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Secret.Item", "Attributes"])
-		return "\(String(path)) \(label) \(attributes)"
-	}
-
-	/// A suite name no other test uses.
-	static func uniqueSuite(_ label: String = #function) -> String {
-		"defaults-secret-tests-\(label.prefix(30).filter(\.isLetter))-\(UUID().uuidString.prefix(8))"
-	}
-
-	/// Writes a measurement where the test log shows it.
-	static func report(_ line: String) {
-		FileHandle.standardError.write(Data("SecretService: \(line)\n".utf8))
-	}
-
-	struct ControlFailure: Error, CustomStringConvertible {
-		let description: String
-	}
-}
-
 /**
 The Secret Service client against a real gnome-keyring, one test at a time:
 some lock the keyring or stop the daemon, which would break a test beside them.
@@ -99,6 +44,7 @@ struct SecretServiceClientTests {
 		SecretServiceTestDaemon.report("no bus (\(address.isEmpty ? "no address" : address)): \(error.dropFirst(6)) in \(elapsed) ms inside the process (\(wall) with its start)")
 		// Measured at 1–10 ms; the bound only tells "answered at once" from the call's 1 s timeout and D-Bus's 25 s, with room for a loaded machine and the sanitizer.
 		#expect(elapsed < 500)
+		try expectSecretKeyReadsAtOnce(environment: environment)
 	}
 
 	@Test(
@@ -132,6 +78,17 @@ struct SecretServiceClientTests {
 		let elapsed = try #require(result.lines.last.flatMap { Double($0.replacingOccurrences(of: "elapsed ", with: "")) })
 		SecretServiceTestDaemon.report("bus without a Secret Service: \(error.dropFirst(6)) in \(elapsed) ms inside the process")
 		// Measured at 1–10 ms; the bound only tells "answered at once" from the call's 1 s timeout and D-Bus's 25 s, with room for a loaded machine and the sanitizer.
+		#expect(elapsed < 500)
+		try expectSecretKeyReadsAtOnce(environment: environment)
+	}
+
+	/// A secret key's first read, which also starts listening for the service's signals, answers at once with the default and an 'unavailable' diagnostic, and the process exits: listening neither waits nor keeps it alive.
+	private func expectSecretKeyReadsAtOnce(environment: [String: String]) throws {
+		let result = try ChildProcess.run("DefaultsTestHelper", ["secret-read", SecretServiceTestDaemon.uniqueSuite(), "token"], environment: environment)
+		#expect(result.status == 0, "\(result.lines) \(result.errorOutput)")
+		#expect(result.lines.contains("none"), "\(result.lines)")
+		#expect(result.lines.contains { $0.hasPrefix("diagnostic secretUnavailable ") }, "\(result.lines)")
+		let elapsed = try #require(result.lines.last.flatMap { Double($0.replacingOccurrences(of: "elapsed ", with: "")) })
 		#expect(elapsed < 500)
 	}
 
@@ -244,27 +201,17 @@ struct SecretServiceClientTests {
 		defer { _ = try? client.clear(suite: suite, key: "token") }
 		#expect(try client.isLocked() == false)
 		let locking = ContinuousClock.now
-		try SecretServiceTestDaemon.control("lock")
-		var isUnlocked = false
-		defer {
-			if !isUnlocked {
-				_ = try? SecretServiceTestDaemon.control("unlock")
-			}
+		try SecretServiceTestDaemon.whileLocked { () throws in
+			#expect(try client.isLocked() == true)
+			SecretServiceTestDaemon.report("locked by scripts/secret-service lock in \(ContinuousClock.now - locking)")
+			let started = ContinuousClock.now
+			#expect(throws: SecretServiceError.locked) { try client.lookup(suite: suite, key: "token") }
+			#expect(throws: SecretServiceError.locked) { try client.lookup(suite: suite, key: "never-stored") }
+			#expect(throws: SecretServiceError.locked) { try client.store("new", suite: suite, key: "token") }
+			#expect(throws: SecretServiceError.locked) { try client.clear(suite: suite, key: "token") }
+			SecretServiceTestDaemon.report("locked: four calls answered .locked in \(ContinuousClock.now - started)")
 		}
 
-		#expect(try client.isLocked() == true)
-		SecretServiceTestDaemon.report("locked by scripts/secret-service lock in \(ContinuousClock.now - locking)")
-		let started = ContinuousClock.now
-		#expect(throws: SecretServiceError.locked) { try client.lookup(suite: suite, key: "token") }
-		#expect(throws: SecretServiceError.locked) { try client.lookup(suite: suite, key: "never-stored") }
-		#expect(throws: SecretServiceError.locked) { try client.store("new", suite: suite, key: "token") }
-		#expect(throws: SecretServiceError.locked) { try client.clear(suite: suite, key: "token") }
-		SecretServiceTestDaemon.report("locked: four calls answered .locked in \(ContinuousClock.now - started)")
-
-		let unlocking = ContinuousClock.now
-		try SecretServiceTestDaemon.control("unlock")
-		isUnlocked = true
-		SecretServiceTestDaemon.report("unlocked (the daemon replaced) in \(ContinuousClock.now - unlocking)")
 		#expect(try client.isLocked() == false)
 		#expect(try client.lookupString(suite: suite, key: "token") == "kept")
 	}
@@ -274,36 +221,27 @@ struct SecretServiceClientTests {
 		let suite = SecretServiceTestDaemon.uniqueSuite()
 		try client.store("before", suite: suite, key: "token")
 		defer { _ = try? client.clear(suite: suite, key: "token") }
-		let daemon = try SecretServiceTestDaemon.pid()
-		#expect(kill(daemon, SIGSTOP) == 0)
-		var isStopped = true
-		defer {
-			if isStopped {
-				kill(daemon, SIGCONT)
-			}
-		}
-
-		for (timeout, operation) in [(Duration.seconds(1), "lookup"), (.milliseconds(300), "store"), (.seconds(1), "clear")] {
-			let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: timeout)
-			let started = ContinuousClock.now
-			#expect(throws: SecretServiceError.timedOut(timeout)) {
-				switch operation {
-				case "lookup":
-					_ = try client.lookup(suite: suite, key: "token")
-				case "store":
-					try client.store("during", suite: suite, key: "other")
-				default:
-					_ = try client.clear(suite: suite, key: "missing")
+		try SecretServiceTestDaemon.whileStopped { (_: pid_t) throws in
+			for (timeout, operation) in [(Duration.seconds(1), "lookup"), (.milliseconds(300), "store"), (.seconds(1), "clear")] {
+				let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: timeout)
+				let started = ContinuousClock.now
+				#expect(throws: SecretServiceError.timedOut(timeout)) {
+					switch operation {
+					case "lookup":
+						_ = try client.lookup(suite: suite, key: "token")
+					case "store":
+						try client.store("during", suite: suite, key: "other")
+					default:
+						_ = try client.clear(suite: suite, key: "missing")
+					}
 				}
+				let elapsed = ContinuousClock.now - started
+				SecretServiceTestDaemon.report("stopped daemon: \(operation) with a timeout of \(timeout) answered .timedOut after \(elapsed)")
+				#expect(elapsed >= timeout)
+				#expect(elapsed < timeout + .milliseconds(500))
 			}
-			let elapsed = ContinuousClock.now - started
-			SecretServiceTestDaemon.report("stopped daemon: \(operation) with a timeout of \(timeout) answered .timedOut after \(elapsed)")
-			#expect(elapsed >= timeout)
-			#expect(elapsed < timeout + .milliseconds(500))
 		}
 
-		#expect(kill(daemon, SIGCONT) == 0)
-		isStopped = false
 		let started = ContinuousClock.now
 		#expect(try client.lookupString(suite: suite, key: "token") == "before")
 		SecretServiceTestDaemon.report("daemon continued: the next lookup answered in \(ContinuousClock.now - started)")

@@ -52,30 +52,22 @@ extension SecretServiceClientTests {
 		try client.store("kept", suite: name, key: "token")
 		defer { _ = try? client.clear(suite: name, key: "token") }
 		let key = Defaults.Key<String>("token", default: "default", suite: try #require(UserDefaults(suiteName: name)), secret: true)
-		try SecretServiceTestDaemon.control("lock")
-		var isUnlocked = false
-		defer {
-			if !isUnlocked {
-				_ = try? SecretServiceTestDaemon.control("unlock")
+		try SecretServiceTestDaemon.whileLocked { () throws in
+			let (reads, diagnostics) = DiagnosticReporter.capturing {
+				[Defaults[key], Defaults[key], Defaults[key]]
 			}
+			#expect(reads == ["default", "default", "default"])
+			#expect(diagnostics.count == 1)
+			#expect(diagnostics.first?.kind == .secretUnavailable)
+			#expect(diagnostics.first?.key == "token")
+			#expect(diagnostics.first?.message.contains("locked") == true)
+			#expect(throws: Defaults.SecretError.locked) { try key.readSecret() }
+			let (_, refused) = DiagnosticReporter.capturing {
+				#expect(throws: Defaults.SecretError.locked) { try key.writeSecret("new") }
+			}
+			#expect(refused.count == 1)
 		}
 
-		let (reads, diagnostics) = DiagnosticReporter.capturing {
-			[Defaults[key], Defaults[key], Defaults[key]]
-		}
-		#expect(reads == ["default", "default", "default"])
-		#expect(diagnostics.count == 1)
-		#expect(diagnostics.first?.kind == .secretUnavailable)
-		#expect(diagnostics.first?.key == "token")
-		#expect(diagnostics.first?.message.contains("locked") == true)
-		#expect(throws: Defaults.SecretError.locked) { try key.readSecret() }
-		let (_, refused) = DiagnosticReporter.capturing {
-			#expect(throws: Defaults.SecretError.locked) { try key.writeSecret("new") }
-		}
-		#expect(refused.count == 1)
-
-		try SecretServiceTestDaemon.control("unlock")
-		isUnlocked = true
 		#expect(try key.readSecret() == "kept")
 		#expect(Defaults[key] == "kept")
 	}
@@ -87,57 +79,25 @@ extension SecretServiceClientTests {
 		try client.store("before", suite: name, key: "token")
 		defer { _ = try? client.clear(suite: name, key: "token") }
 		let key = Defaults.Key<String?>("token", suite: try #require(UserDefaults(suiteName: name)), secret: true)
-		let daemon = try SecretServiceTestDaemon.pid()
-		#expect(kill(daemon, SIGSTOP) == 0)
-		var isStopped = true
-		defer {
-			if isStopped {
-				kill(daemon, SIGCONT)
-			}
+		try SecretServiceTestDaemon.whileStopped { (_: pid_t) throws in
+			let started = ContinuousClock.now
+			let (read, diagnostics) = DiagnosticReporter.capturing { Defaults[key] }
+			let elapsed = ContinuousClock.now - started
+			SecretServiceTestDaemon.report("stopped daemon: a secret key's first read returned the default after \(elapsed)")
+			#expect(read == nil)
+			#expect(elapsed >= .milliseconds(900))
+			#expect(elapsed < .milliseconds(1_600))
+			#expect(diagnostics.count == 1)
+			#expect(diagnostics.first?.message.contains("did not answer within") == true)
+
+			// Within the retry interval, reads do not wait again.
+			let again = ContinuousClock.now
+			#expect(Defaults[key] == nil)
+			#expect(ContinuousClock.now - again < .milliseconds(100))
 		}
 
-		let started = ContinuousClock.now
-		let (read, diagnostics) = DiagnosticReporter.capturing { Defaults[key] }
-		let elapsed = ContinuousClock.now - started
-		SecretServiceTestDaemon.report("stopped daemon: a secret key's first read returned the default after \(elapsed)")
-		#expect(read == nil)
-		#expect(elapsed >= .milliseconds(900))
-		#expect(elapsed < .milliseconds(1_600))
-		#expect(diagnostics.count == 1)
-		#expect(diagnostics.first?.message.contains("did not answer within") == true)
-
-		// Within the retry interval, reads do not wait again.
-		let again = ContinuousClock.now
-		#expect(Defaults[key] == nil)
-		#expect(ContinuousClock.now - again < .milliseconds(100))
-
-		#expect(kill(daemon, SIGCONT) == 0)
-		isStopped = false
 		#expect(try key.readSecret() == "before")
 		#expect(Defaults[key] == "before")
-	}
-
-	@Test("SecretService: another process changes a secret: this one sees it at loadSecret (observers hear it), a fresh process at once", .enabled(if: SecretServiceTestDaemon.isAvailable))
-	func secretKeyChangedByAnotherProcess() async throws {
-		let client = SecretServiceClient(applicationName: "DefaultsTests")
-		let name = SecretServiceTestDaemon.uniqueSuite()
-		defer { _ = try? client.clear(suite: name, key: "token") }
-		let key = Defaults.Key<String?>("token", suite: try #require(UserDefaults(suiteName: name)), secret: true)
-		Defaults[key] = "mine"
-		let heard = Locked<[String]>([])
-		let observation = Defaults.observe(key, options: []) { change in
-			heard.withLock { $0.append("\(change.oldValue ?? "nil")→\(change.newValue ?? "nil")") }
-		}
-		defer { observation.invalidate() }
-
-		let written = try HelperProcess.run(["secret-write", name, "token", "theirs"])
-		#expect(written.lines.contains("written"))
-		// Until asked again, this process serves what it read or wrote from memory.
-		#expect(Defaults[key] == "mine")
-		#expect(try await key.loadSecret() == "theirs")
-		#expect(Defaults[key] == "theirs")
-		#expect(heard.withLock { $0 } == ["mine→theirs"])
-		#expect(try HelperProcess.run(["secret-read", name, "token"]).lines.contains("value theirs"))
 	}
 }
 #endif

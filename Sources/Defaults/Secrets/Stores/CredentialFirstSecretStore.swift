@@ -41,4 +41,9 @@ struct CredentialFirstSecretStore: SecretStore {
 
 		try desktop.remove(item)
 	}
+
+	/// Only the desktop store can change under the process: credentials are fixed for its lifetime.
+	func hearChanges(_ heard: @escaping @Sendable () -> Void) -> Bool {
+		desktop.hearChanges(heard)
+	}
 }

@@ -40,5 +40,9 @@ struct SecretServiceStore: SecretStore {
 			throw error.secretError
 		}
 	}
+
+	func hearChanges(_ heard: @escaping @Sendable () -> Void) -> Bool {
+		SecretServiceSignals.shared.listen(heard)
+	}
 }
 #endif

@@ -13,6 +13,9 @@ Requirements of a conformer:
   ``Defaults/SecretError/readOnly(credential:)`` from `store` and `remove`.
 - Errors carry no secret: they are reported as diagnostics.
 - Calls may come from any thread at once.
+- A store that can tell when another process changes a secret (the Secret
+  Service's signals) implements `hearChanges(_:)`; the others keep the
+  default, and a change is then seen at the key's next load.
 
 A writable conformer passes `checkSecretStoreConformance`
 (Tests/DefaultsTests/Secrets/SecretStoreConformance.swift), as the in-memory
@@ -35,6 +38,21 @@ protocol SecretStore: Sendable {
 
 	/// Removes the secret of `item`; removing a secret that is not there succeeds.
 	func remove(_ item: SecretItem) throws(Defaults.SecretError)
+
+	/**
+	Calls `heard` (on a thread of the store's, never under a lock of the
+	caller's) whenever a secret may have changed elsewhere, from now on;
+	returns whether the store can tell at all. It must return at once: any
+	connecting is done in the background.
+	*/
+	func hearChanges(_ heard: @escaping @Sendable () -> Void) -> Bool
+}
+
+extension SecretStore {
+	/// Most stores cannot tell: a file, memory, a store without a daemon to signal.
+	func hearChanges(_: @escaping @Sendable () -> Void) -> Bool {
+		false
+	}
 }
 
 /// Which secret: the suite's domain name and the key's name (the Secret Service's `suite` and `key` attributes).
