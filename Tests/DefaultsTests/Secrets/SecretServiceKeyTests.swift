@@ -4,11 +4,6 @@ import Foundation
 import Testing
 @testable import Defaults
 
-private struct Login: Codable, Hashable, Defaults.Serializable {
-	var user: String
-	var password: String
-}
-
 /// Secret keys against the throwaway gnome-keyring of `scripts/secret-service run`. Part of the client's suite, so
 /// they run one at a time with its tests, which lock the keyring and stop the daemon.
 extension SecretServiceClientTests {

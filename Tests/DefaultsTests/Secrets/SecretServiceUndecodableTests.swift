@@ -4,11 +4,6 @@ import Foundation
 import Testing
 @testable import Defaults
 
-private struct Login: Codable, Hashable, Defaults.Serializable {
-	var user: String
-	var password: String
-}
-
 /// Items another Secret Service client wrote under this library's attributes. Part of the client's suite, so they run one at a time with its tests, which lock the keyring and stop the daemon.
 extension SecretServiceClientTests {
 	@Test("SecretService: text that secret-tool stored with a Codable key's attributes reads as the default with one diagnostic that does not show it; the typed API throws .failed; a write replaces it", .enabled(if: SecretServiceTestDaemon.isAvailable))

@@ -3,11 +3,6 @@ import Foundation
 import Testing
 @testable import Defaults
 
-private struct Login: Codable, Hashable, Defaults.Serializable {
-	var user: String
-	var password: String
-}
-
 /// Stored bytes no key of the type wrote (another tool's, a hand-made credential, damage), each holding the sentinel no diagnostic may show.
 enum UndecodableSecret: String, CaseIterable, Sendable, CustomTestStringConvertible {
 	case notUTF8, notJSON, anotherShape, deeplyNestedJSON, damagedBinaryPropertyList, binaryPropertyListOfAnotherType
