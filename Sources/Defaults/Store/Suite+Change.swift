@@ -43,13 +43,15 @@ extension Suite {
 			return false
 		}
 
+		// Stamped before the flush it may ask for: a write-through flush that stores the value saves its stamp, and one
+		// whose merge refuses the value forgets that stamp, not an earlier one.
+		if origin == .local {
+			syncLink?.recordLocalChange(name, to: newObject, in: self)
+		}
+
 		backing.perform(flush)
 		if let warning {
 			DiagnosticReporter.report(warning)
-		}
-
-		if origin == .local {
-			syncLink?.recordLocalChange(name, to: newObject, in: self)
 		}
 
 		if !observers.isEmpty {

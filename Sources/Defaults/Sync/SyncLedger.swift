@@ -17,6 +17,8 @@ final class SyncLedger: Sendable {
 	private let file: PreferencesFile?
 	private let timestamps: Locked<[String: Defaults.SyncTimestamp]>
 	private let unsaved = Locked<[String: Defaults.SyncTimestamp]>([:])
+	/// The timestamps this process last read from the file or saved to it: what a forgotten unsaved timestamp gives way to.
+	private let saved: Locked<[String: Defaults.SyncTimestamp]>
 	/// Whether the last save failed: a failure is reported when saving starts to fail, not at every retry (a full disk retries at every piece of sync work).
 	private let isFailing = Locked(false)
 
@@ -28,8 +30,9 @@ final class SyncLedger: Sendable {
 			file = (try? suite.identity.domainName()).flatMap { try? PreferencesFile(domain: $0 + SideFileNames.ledgerSuffix) }
 		}
 
-		let stored = (try? file?.read()) ?? nil
-		timestamps = Locked((stored ?? [:]).compactMapValues(Defaults.SyncTimestamp.init(propertyListValue:)))
+		let stored = ((try? file?.read()) ?? nil)?.compactMapValues(Defaults.SyncTimestamp.init(propertyListValue:)) ?? [:]
+		timestamps = Locked(stored)
+		saved = Locked(stored)
 	}
 
 	subscript(name: String) -> Defaults.SyncTimestamp? {
@@ -68,10 +71,11 @@ final class SyncLedger: Sendable {
 			return [:]
 		}
 
-		let saved = ((try? file?.read()) ?? nil) ?? [:]
+		// What this process knows is saved, not read again: a ledger file that does not read must not make a name look never written here.
+		let saved = saved.withLock { $0 }
 		timestamps.withLock { timestamps in
 			for (name, timestamp) in forgotten where timestamps[name] == timestamp {
-				timestamps[name] = saved[name].flatMap(Defaults.SyncTimestamp.init(propertyListValue:))
+				timestamps[name] = saved[name]
 			}
 		}
 
@@ -123,6 +127,7 @@ final class SyncLedger: Sendable {
 
 				contents = values
 			}
+			saved.withLock { $0.merge(changes) { _, new in new } }
 			isFailing.withLock { $0 = false }
 		} catch {
 			unsaved.withLock { $0.merge(changes) { newer, _ in newer } }
