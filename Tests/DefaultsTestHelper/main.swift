@@ -309,8 +309,10 @@ case "observe-managed":
 	let suiteObservation = Defaults.observe(suite: defaults, isolation: nil) { @Sendable change in
 		say("suite \(change.name)")
 	}
+	// Made before "ready": the stream subscribes when it is made, and a task may start iterating only after the first change.
+	let suiteUpdates = Defaults.updates(suite: defaults)
 	let updates = Task.detached {
-		for await change in Defaults.updates(suite: defaults) {
+		for await change in suiteUpdates {
 			say("update \(change.name)")
 		}
 	}

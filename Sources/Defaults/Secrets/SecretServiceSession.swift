@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,7 +75,28 @@ struct SecretServiceSession {
 
 		// GLib's shared connection ends the process (SIGTERM) when the bus goes away; a library must not.
 		library.connectionSetExitOnClose(connection, 0)
+		if !hasConnected.exchange(true, ordering: .acquiringAndReleasing) {
+			firstConnection.signal()
+		}
+
 		return Self(call: call, connection: connection)
+	}
+
+	/// Whether a call connected to the session bus once: GLib has made its shared connection, which any thread now gets at once.
+	private static let hasConnected = Atomic(false)
+	private static let firstConnection = DispatchSemaphore(value: 0)
+
+	/**
+	Waits, on a thread nobody waits for, until a call has connected to the
+	session bus. Making GLib's shared connection holds a lock that every other
+	thread's making of it waits on, and only a call has a deadline: a thread
+	without one that makes it first, on a bus that accepts the connection but
+	never answers, would block every secret call behind it.
+	*/
+	static func waitForFirstConnection() {
+		firstConnection.wait()
+		// For any other thread that waits.
+		firstConnection.signal()
 	}
 
 	func close() {

@@ -188,8 +188,9 @@ final class SecretServiceSignals: Sendable {
 		shared.heard(String(cString: member), parameters: parameters)
 	}
 
-	/// The listening thread's whole life: connect, subscribe, then deliver signals for as long as the process runs.
+	/// The listening thread's whole life: connect (once a secret call has: see ``SecretServiceSession/waitForFirstConnection()``), subscribe, then deliver signals for as long as the process runs.
 	private static func listen(library: SecretServiceLibrary) {
+		SecretServiceSession.waitForFirstConnection()
 		guard let context = library.mainContextNew() else {
 			shared.fail("GLib could not make a main context")
 			return
@@ -198,7 +199,7 @@ final class SecretServiceSignals: Sendable {
 		// Signals are delivered in the main context that was the thread's default when subscribing: this one.
 		library.mainContextPushThreadDefault(context)
 		var error: SecretServiceLibrary.Pointer?
-		// G_BUS_TYPE_SESSION; no deadline is needed on this thread, which nobody waits for.
+		// G_BUS_TYPE_SESSION: GLib's shared connection, made already by a call, so this returns at once.
 		guard let connection = library.busGet(2, nil, &error) else {
 			shared.fail("the session bus does not answer: \(library.takeError(error)?.message ?? "no connection")")
 			return

@@ -92,6 +92,44 @@ struct SecretServiceClientTests {
 		#expect(elapsed < 500)
 	}
 
+	/**
+	A session bus that takes the connection and never answers: the read's own
+	call gives up at its deadline, and listening for the service's signals,
+	which starts at the same first access, never makes GLib's connection
+	first (its making holds a lock every call would wait on, past any deadline).
+	*/
+	@Test("SecretService: a session bus that never answers costs a secret key's first read its timeout, never a hang")
+	func secretServiceSilentBus() throws {
+		let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-secret-tests-\(UUID().uuidString)")
+		try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+		defer { try? FileManager.default.removeItem(at: folder) }
+		// Listening, never accepting: the kernel completes each connection, and nothing ever answers on it.
+		let path = folder.appendingPathComponent("bus").path
+		let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+		#expect(listener >= 0)
+		defer { close(listener) }
+		var address = sockaddr_un()
+		address.sun_family = sa_family_t(AF_UNIX)
+		withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+			for (index, byte) in path.utf8.enumerated() {
+				bytes[index] = byte
+			}
+		}
+		let bound = withUnsafePointer(to: &address) {
+			$0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+		}
+		#expect(bound == 0 && listen(listener, 16) == 0)
+
+		var environment = ProcessInfo.processInfo.environment
+		environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(path)"
+		environment["XDG_RUNTIME_DIR"] = folder.path
+		let child = try HelperProcess.start(["secret-read", SecretServiceTestDaemon.uniqueSuite(), "token"], environment: environment)
+		defer { child.kill() }
+		#expect(child.waitUntilExit(timeout: 20) == 0, "the read hung: \(child.receivedLines)")
+		#expect(child.receivedLines.contains("none"), "\(child.receivedLines)")
+		#expect(child.receivedLines.contains { $0.hasPrefix("diagnostic secret") }, "\(child.receivedLines)")
+	}
+
 	@Test("SecretService: the errors read as one line each")
 	func secretServiceErrorDescriptions() {
 		let errors: [SecretServiceError] = [.unavailable(reason: "no session bus"), .locked, .timedOut(.seconds(1)), .failed(message: "refused")]
