@@ -62,19 +62,22 @@ struct SyncLedgerTests {
 	func aRefusedWriteLeavesNoTimestamp() async throws {
 		let suite = TestSuite()
 		defer { TestEnvironment.removeFiles(ofSuite: "\(suite.name).defaults-sync") }
-		let mode = Defaults.writeMode
-		Defaults.writeMode = .coalesced(milliseconds: 600_000)
-		defer { Defaults.writeMode = mode }
 		Defaults.setSizeBudget(Defaults.SizeBudget(perValue: 20_000, perSuite: 20_000), suite: suite.defaults)
 		let key = Defaults.Key<Data?>(suite.keyName(), suite: suite.defaults)
 		let synchronizer = Synchronizer(device: "desk")
 		synchronizer.add([key])
 		synchronizer.remote = InMemoryRemoteStore()
-		// Some other process wrote 12,000 bytes of another key; this one's 12,000 are admitted against the file it knew.
+		// Another process holds the suite's lock, so the write stays pending (the process-wide write mode is left alone:
+		// tests running beside this one write too).
+		let holder = try HelperProcess.start(["hold-lock", suite.name])
+		defer { holder.kill() }
+		#expect(holder.waitForLine(timeout: 10) { $0 == "locked" } != nil)
+		// This key's 12,000 bytes are admitted against the file this process knows; meanwhile the holder wrote 12,000 of another key.
 		suite.defaults[key] = Data(count: 12_000)
 		let stamp = try #require(synchronizer.timestamp(of: key))
 		let others = try PropertyListSerialization.data(fromPropertyList: ["other": Data(count: 12_000)], format: .binary, options: 0)
 		try others.write(to: TestEnvironment.fileURL(ofSuite: suite.name))
+		holder.kill()
 
 		#expect(throws: Defaults.PersistenceError.self) { try Defaults.flush(suite: suite.defaults) }
 		#expect(suite.defaults[key] == nil, "the value is the file's again")
