@@ -16,7 +16,7 @@ over the older value, which the remote's later entry then replaces.
 final class SyncLedger: Sendable {
 	private let file: PreferencesFile?
 	private let timestamps: Locked<[String: Defaults.SyncTimestamp]>
-	private let unsaved = Locked<[String: Defaults.SyncTimestamp]>([:])
+	private let unsaved = Locked(UnsavedTimestamps())
 	/// The timestamps this process last read from the file or saved to it: what a forgotten unsaved timestamp gives way to.
 	private let saved: Locked<[String: Defaults.SyncTimestamp]>
 	/// Whether the last save failed: a failure is reported when saving starts to fail, not at every retry (a full disk retries at every piece of sync work).
@@ -44,11 +44,11 @@ final class SyncLedger: Sendable {
 		timestamps.withLock { $0.values.filter { $0.implausibility(at: now) == nil }.max() }
 	}
 
-	/// Records a timestamp; ``save(keepingBack:)`` makes it durable.
+	/// Records a timestamp; a later save makes it durable once its value is in the suite's file.
 	func record(_ timestamp: Defaults.SyncTimestamp, for name: String) {
 		timestamps.withLock { $0[name] = timestamp }
 		if file != nil {
-			unsaved.withLock { $0[name] = timestamp }
+			unsaved.withLock { $0.record(timestamp, for: name) }
 		}
 	}
 
@@ -61,7 +61,7 @@ final class SyncLedger: Sendable {
 		let forgotten = unsaved.withLock { unsaved in
 			var forgotten: [String: Defaults.SyncTimestamp] = [:]
 			for name in names {
-				forgotten[name] = unsaved.removeValue(forKey: name)
+				forgotten[name] = unsaved.remove(name)
 			}
 
 			return forgotten
@@ -84,18 +84,35 @@ final class SyncLedger: Sendable {
 
 	/// Whether any of `names` has a timestamp not saved yet.
 	func hasUnsaved(among names: [String]) -> Bool {
-		file != nil && unsaved.withLock { unsaved in !unsaved.isEmpty && names.contains { unsaved[$0] != nil } }
+		file != nil && unsaved.withLock { unsaved in !unsaved.isEmpty && names.contains { unsaved.contains($0) } }
 	}
 
 	/**
 	Writes the timestamps recorded since the last save, in one file update,
 	but those of names whose values the suite has not written to its file yet
-	(`isPending`): they wait for a save after the suite's flush.
+	(`isPending`): they wait for the save after the flush that stores them
+	(``valuesStored(_:keepingBack:)``). Called after each piece of sync work,
+	so it costs what was recorded since, not what waits.
 	*/
-	func save(keepingBack isPending: (String) -> Bool) {
-		let taken = unsaved.withLock { unsaved in
-			defer { unsaved = [:] }
-			return unsaved
+	func saveRecorded(keepingBack isPending: (String) -> Bool) {
+		save(includingWaiting: false, keepingBack: isPending)
+	}
+
+	/**
+	The suite's flush stored the values of `names`: writes every timestamp
+	not saved yet whose value is no longer pending, those that waited for
+	this flush included.
+	*/
+	func valuesStored(_ names: [String], keepingBack isPending: (String) -> Bool) {
+		unsaved.withLock { $0.noteFlushStoredValues() }
+		if hasUnsaved(among: names) {
+			save(includingWaiting: true, keepingBack: isPending)
+		}
+	}
+
+	private func save(includingWaiting: Bool, keepingBack isPending: (String) -> Bool) {
+		let (taken, flushesStored) = unsaved.withLock { unsaved in
+			(unsaved.take(includingWaiting: includingWaiting), unsaved.flushesStored)
 		}
 
 		guard let file, !taken.isEmpty else {
@@ -110,14 +127,20 @@ final class SyncLedger: Sendable {
 			changes[name] = nil
 		}
 
-		if !waiting.isEmpty {
-			unsaved.withLock { $0.merge(waiting) { newer, _ in newer } }
+		// A flush that stored values while these were looked at may have found none of them to save: they are looked at again.
+		let lookAgain = !waiting.isEmpty && unsaved.withLock { unsaved in
+			unsaved.keepWaiting(waiting)
+			return unsaved.flushesStored != flushesStored
 		}
-
-		guard !changes.isEmpty else {
-			return
+		if !changes.isEmpty {
+			write(changes, to: file)
 		}
+		if lookAgain {
+			save(includingWaiting: true, keepingBack: isPending)
+		}
+	}
 
+	private func write(_ changes: [String: Defaults.SyncTimestamp], to file: PreferencesFile) {
 		do {
 			try file.update { contents in
 				var values = contents ?? [:]
@@ -130,7 +153,7 @@ final class SyncLedger: Sendable {
 			saved.withLock { $0.merge(changes) { _, new in new } }
 			isFailing.withLock { $0 = false }
 		} catch {
-			unsaved.withLock { $0.merge(changes) { newer, _ in newer } }
+			unsaved.withLock { $0.putBack(changes) }
 			let isNew = isFailing.withLock { failing in
 				defer { failing = true }
 				return !failing

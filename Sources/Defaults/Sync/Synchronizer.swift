@@ -242,15 +242,15 @@ final class Synchronizer: SuiteSyncLink {
 
 	/// Saves the stamps of `names` now that the suite's file holds their values.
 	func valuesStored(_ names: [String], in suite: Suite) {
-		// Only a file of a suite this synchroniser keeps stamps for, holding a name it stamped and has not saved, needs a save.
-		guard state.withLock({ $0.suites[suite.identity] === suite }), suite.syncLedger.hasUnsaved(among: names) else {
+		// Only a file of a suite this synchroniser keeps stamps for needs a save (the ledger looks whether a name stored is one it waits for).
+		guard state.withLock({ $0.suites[suite.identity] === suite }) else {
 			return
 		}
 
 		// Here, on the flushing thread once its locks are released, rather than as sync work: the flush at exit is the last
 		// chance a process has to save the stamps of the values it writes.
 		let backing = suite.backing
-		suite.syncLedger.save { backing.isPending($0) }
+		suite.syncLedger.valuesStored(names) { backing.isPending($0) }
 	}
 
 	/**
@@ -325,7 +325,7 @@ final class Synchronizer: SuiteSyncLink {
 		for suite in state.withLock({ Array($0.suites.values) }) {
 			// A saved timestamp says its value is stored: one whose value the suite has not written yet waits for its flush.
 			let backing = suite.backing
-			suite.syncLedger.save { backing.isPending($0) }
+			suite.syncLedger.saveRecorded { backing.isPending($0) }
 		}
 	}
 

@@ -41,15 +41,77 @@ struct SyncLedgerTests {
 		ledger.record(stamp, for: other)
 		#expect(ledger.hasUnsaved(among: [name]))
 
-		ledger.save { $0 == name }
+		ledger.saveRecorded { $0 == name }
 		let afterFirst = SyncLedger(for: Suite.of(suite.defaults))
 		#expect(afterFirst[name] == nil, "its value is not in the file yet")
 		#expect(afterFirst[other] == stamp)
 		#expect(ledger.hasUnsaved(among: [name]) && !ledger.hasUnsaved(among: [other]))
 
-		ledger.save { _ in false }
+		ledger.saveRecorded { _ in false }
+		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == nil, "a waiting stamp waits for the flush that stores its value")
+		ledger.valuesStored([other]) { _ in false }
+		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == nil, "that flush did not store it")
+		ledger.valuesStored([name]) { _ in false }
 		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == stamp)
 		#expect(!ledger.hasUnsaved(among: [name, other]))
+	}
+
+	/**
+	Each synced write of a burst asks for sync work, and a save follows each
+	piece: a save looks only at the stamps recorded since the last one, not
+	at every stamp still waiting for the flush (which made a burst of 1,000
+	writes cost 500,000 looks, 16 → 55 ms in the benchmark).
+	*/
+	@Test("a burst of writes costs each save only what was recorded since the last")
+	func aBurstCostsEachSaveWhatIsNew() throws {
+		let suite = TestSuite()
+		defer { TestEnvironment.removeFiles(ofSuite: "\(suite.name).defaults-sync") }
+		let ledger = SyncLedger(for: Suite.of(suite.defaults))
+		let names = (0..<1_000).map { "burst-\($0)" }
+		var looks = 0
+		for (counter, name) in names.enumerated() {
+			ledger.record(Defaults.SyncTimestamp(milliseconds: 2_000, counter: UInt32(counter), device: "desk"), for: name)
+			ledger.saveRecorded { _ in
+				looks += 1
+				return true
+			}
+		}
+
+		#expect(looks == names.count, "one look a stamp while its value is pending")
+		#expect(SyncLedger(for: Suite.of(suite.defaults))[names[0]] == nil)
+
+		ledger.valuesStored(names) { _ in
+			looks += 1
+			return false
+		}
+		#expect(looks == 2 * names.count)
+		let reread = SyncLedger(for: Suite.of(suite.defaults))
+		#expect(names.allSatisfy { reread[$0] != nil }, "the flush's save wrote them all")
+	}
+
+	/// The flush that stores a value can end while a save is looking at its stamp, and find nothing of its own to save.
+	@Test("a flush that stores a value while a save looks at its stamp leaves nothing waiting")
+	func aFlushDuringASaveLeavesNothingWaiting() throws {
+		let suite = TestSuite()
+		defer { TestEnvironment.removeFiles(ofSuite: "\(suite.name).defaults-sync") }
+		let ledger = SyncLedger(for: Suite.of(suite.defaults))
+		let name = suite.keyName()
+		let stamp = Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "desk")
+		ledger.record(stamp, for: name)
+		var isStored = false
+		ledger.saveRecorded { _ in
+			guard !isStored else {
+				return false
+			}
+
+			// Pending when looked at; the flush stores it before the save is done with it.
+			isStored = true
+			ledger.valuesStored([name]) { _ in false }
+			return true
+		}
+
+		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == stamp)
+		#expect(!ledger.hasUnsaved(among: [name]))
 	}
 
 	/**
@@ -101,13 +163,13 @@ struct SyncLedgerTests {
 			return diagnostics {
 				for counter in 0..<count {
 					ledger.record(Defaults.SyncTimestamp(milliseconds: 1_000, counter: UInt32(counter), device: "desk"), for: name)
-					ledger.save { _ in false }
+					ledger.saveRecorded { _ in false }
 				}
 			}.filter { $0.kind == .syncFailed }
 		}
 
 		#expect(try failingSaves(5).count == 1, "a directory stands where the ledger goes: every save fails")
-		ledger.save { _ in false }
+		ledger.saveRecorded { _ in false }
 		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] != nil, "saved once it can be, with the stamps that waited")
 		#expect(try failingSaves(3).count == 1, "failing again after a save worked is news")
 	}
