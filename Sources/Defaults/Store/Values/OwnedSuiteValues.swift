@@ -17,7 +17,8 @@ The stored values and the registered defaults live in `effective` too, as
 the entries of those layers: a suite is mostly stored values and defaults
 its keys registered, and one table of them (rather than a table per layer
 and one of winners) halves what a loaded suite costs and spares each write
-and each declaration a lookup. Only a stored value that a forced value or a
+a lookup. A declaration only queues its default; the next access ranks the
+queue in one batch. Only a stored value that a forced value or a
 launch argument hides is kept apart, in `storedBeneath`, and a registered
 default that any other layer hides, in `registeredBeneath`.
 
@@ -42,6 +43,8 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	@exclusivity(unchecked) private var storedBeneath: [String: Any] = [:]
 	/// The registered defaults another layer hides, which `effective` does not hold.
 	@exclusivity(unchecked) private var registeredBeneath: [String: Any] = [:]
+	/// Registered defaults not in `effective` yet (``register(_:forKey:)``).
+	@exclusivity(unchecked) private var unsettledRegistrations: [Registration] = []
 	@exclusivity(unchecked) private var lastVersion: UInt64 = 0
 	/// `lastVersion`, published for reads that take no lock (``currentVersion``).
 	private let published = Atomic<UInt64>(0)
@@ -72,7 +75,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	*/
 	@discardableResult
 	func startStored(building build: (_ entry: (PropertyListValue) -> SuiteEntry) -> [String: SuiteEntry]?) -> Bool {
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		assert(storedBeneath.isEmpty && !effective.values.contains { $0.layer == .stored }, "a suite's values start from its file once")
 		// Built whole, in the contents' own table layout: no name is hashed again and no table grows step by step (at
@@ -104,13 +107,13 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	}
 
 	func entry(forKey name: String) -> SuiteEntry? {
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		return effective[name]
 	}
 
 	func rememberDecoded(_ decoded: AnyObject, forKey name: String, version: UInt64) {
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		if effective[name]?.version == version {
 			effective[name]?.decoded = decoded
@@ -118,26 +121,26 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	}
 
 	func ownObject(forKey name: String) -> Any? {
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		return layers.winner(of: name, stored: stored(name, under: effective[name]), registered: nil, among: \.isOwn)?.object
 	}
 
 	func storedObject(forKey name: String) -> Any? {
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		return stored(name, under: effective[name])
 	}
 
 	func configuredValues() -> [String: PropertyListValue] {
-		lock.lock()
+		lockSettled()
 		let effective = effective
 		lock.unlock()
 		return effective.compactMapValues { $0.layer.configures ? PropertyListValue($0.object) : nil }
 	}
 
 	func configuredObject(forKey name: String) -> Any? {
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		return effective[name].flatMap { $0.layer.configures ? $0.object : nil }
 	}
@@ -149,7 +152,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 
 	func storedValues() -> [String: PropertyListValue] {
 		// Copied under the lock (no element is), picked out after it.
-		lock.lock()
+		lockSettled()
 		let (effective, beneath) = (effective, storedBeneath)
 		lock.unlock()
 		var stored = effective.compactMapValues { $0.layer == .stored ? PropertyListValue($0.object) : nil }
@@ -165,7 +168,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	}
 
 	func storedNames() -> [String] {
-		lock.lock()
+		lockSettled()
 		let (effective, beneath) = (effective, storedBeneath)
 		lock.unlock()
 		return effective.compactMap { $0.value.layer == .stored ? $0.key : nil } + beneath.keys
@@ -175,7 +178,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		let value = object.flatMap(PropertyListValue.init)
 		// Kept as the file will give it back, so reads before and after a restart agree.
 		let normalized = value?.object
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		// Found once, and used again for the new entry: `accepted` changes nothing here, so the index stays valid. The
 		// entry is read field by field, never copied whole: a copy of its `Any` goes through the runtime, at every write.
@@ -216,32 +219,56 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 		return AppliedChange(oldObject: oldObject, newObject: reporting ? winner?.object : nil)
 	}
 
+	/**
+	Queues `object` as `name`'s registered default, as a new version: a
+	declaration costs an append, and the table takes the defaults declared
+	since at the next access under the lock (most keys are declared long
+	before their suite is first read, many at once). Reads that take no lock
+	see the new version and take the lock.
+	*/
 	func register(_ object: Any, forKey name: String) {
 		lock.lock()
 		defer { lock.unlock() }
-		// The lowest layer: it is what reads find unless another layer holds the name, and `effective` says whether one
-		// does. Looked up and set in one access, which hashes the name once.
 		let version = StateVersions.next()
-		let isHidden = Self.field(of: &effective[name]) { entry in
-			guard entry == nil || entry?.layer == .registered else {
-				return true
-			}
-
-			entry = SuiteEntry(object: object, layer: .registered, version: version)
-			return false
-		}
-
-		if isHidden {
-			registeredBeneath[name] = object
-			return
-		}
-
+		unsettledRegistrations.append(Registration(name: name, object: object, version: version))
 		lastVersion = version
 		published.store(version, ordering: .releasing)
 	}
 
-	func registeredObject(forKey name: String) -> Any? {
+	/// Takes the lock, and puts the defaults registered since the last access in `effective` first.
+	private func lockSettled() {
 		lock.lock()
+		if !unsettledRegistrations.isEmpty {
+			settleRegistrations()
+		}
+	}
+
+	/// Ranks the queued registered defaults, in the order they came. Call with the lock held.
+	private func settleRegistrations() {
+		let registrations = unsettledRegistrations
+		unsettledRegistrations = []
+		// One growth for the batch, not one at each power of two.
+		effective.reserveCapacity(effective.count + registrations.count)
+		for registration in registrations {
+			// The lowest layer: it is what reads find unless another layer holds the name, and `effective` says whether one
+			// does. Looked up and set in one access, which hashes the name once.
+			let isHidden = Self.field(of: &effective[registration.name]) { entry in
+				guard entry == nil || entry?.layer == .registered else {
+					return true
+				}
+
+				entry = SuiteEntry(object: registration.object, layer: .registered, version: registration.version)
+				return false
+			}
+
+			if isHidden {
+				registeredBeneath[registration.name] = registration.object
+			}
+		}
+	}
+
+	func registeredObject(forKey name: String) -> Any? {
+		lockSettled()
 		defer { lock.unlock() }
 		return registered(name, under: effective[name])
 	}
@@ -252,7 +279,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	changed gave before and gives now.
 	*/
 	func replace(_ newLayers: [ValueLayer: [String: PropertyListValue]]) -> [String: AppliedChange] {
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		var names: Set<String> = []
 		for (layer, values) in newLayers {
@@ -274,7 +301,7 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 
 	func replaceGlobal(with values: [String: PropertyListValue]) -> [String: AppliedChange] {
 		let objects = values.mapValues(\.object)
-		lock.lock()
+		lockSettled()
 		defer { lock.unlock() }
 		let changed = PropertyListFileContents.changedKeys(from: layers[.global].compactMapValues(PropertyListValue.init), to: values)
 		layers.replace(.global, with: objects)
@@ -385,5 +412,11 @@ final class OwnedSuiteValues: SuiteValueStore, @unchecked Sendable {
 	@inline(__always)
 	private static func field<Entry, Field>(of entry: inout Entry, _ read: (inout Entry) -> Field) -> Field {
 		read(&entry)
+	}
+
+	private struct Registration {
+		let name: String
+		let object: Any
+		let version: UInt64
 	}
 }

@@ -24,7 +24,8 @@ import Testing
 
 	/**
 	A suite's values keep its stored layer and its registered defaults inside
-	the table of winners, and take shortcuts on writes and registrations:
+	the table of winners, and take shortcuts on writes and registrations
+	(queued, and ranked at the next access):
 	after every change of a long random sequence, what they give matches a
 	model that keeps each layer whole and looks every name up by precedence.
 	*/
@@ -49,9 +50,15 @@ import Testing
 				_ = values.apply(number, to: name) { _, _ in true }
 				model[.stored, default: [:]][name] = number
 			case 1:
-				let registered = number ?? step
-				values.register(registered, forKey: name)
-				model[.registered, default: [:]][name] = registered
+				// Declarations come in bursts, and a suite ranks them at its next access: several, one name twice maybe.
+				for _ in 0..<Int.random(in: 1...4, using: &generator) {
+					let declared = names.randomElement(using: &generator)!
+					let registered = Int.random(in: 100..<200, using: &generator)
+					let before = values.currentVersion
+					values.register(registered, forKey: declared)
+					#expect(values.currentVersion > before, "a registration is a new version, one hidden beneath another layer too")
+					model[.registered, default: [:]][declared] = registered
+				}
 			case 2, 3:
 				let layer: ValueLayer = Bool.random(using: &generator) ? .forced : .systemWide
 				var replaced = model[layer] ?? [:]
@@ -63,6 +70,11 @@ import Testing
 				global[name] = number
 				_ = values.replaceGlobal(with: global.mapValues { .integer($0) })
 				model[.global] = global
+			}
+
+			// Looked at after some steps only, so registrations queue across steps and other changes rank them.
+			guard Bool.random(using: &generator) || step == steps - 1 else {
+				continue
 			}
 
 			let winners = ValueLayer.winners(model)
