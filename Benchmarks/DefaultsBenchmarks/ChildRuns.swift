@@ -29,15 +29,19 @@ enum ChildRun: String {
 		var peakMemoryBytes: Int
 	}
 
-	/// Runs in the child: performs the run and prints its report as JSON.
-	func perform() throws {
+	/// Runs in the child: performs the run and prints its report as JSON. `fixture`: the suite a load run loads, written by the parent.
+	func perform(fixture: String?) throws {
 		let suiteName = "defaults-benchmarks.\(rawValue).\(UUID().uuidString)"
 		if self == .readAllOurs || self == .readAllRaw {
 			try writeFileOfWindows(suiteName: suiteName)
 		}
 
 		if self == .loadNone || self == .loadOurs || self == .loadRaw {
-			try load(suiteName: suiteName)
+			guard let fixture else {
+				throw BenchmarkError("\(rawValue) loads the suite its parent wrote: --child \(rawValue) SUITE")
+			}
+
+			try load(suiteName: fixture)
 			return
 		}
 
@@ -101,11 +105,18 @@ enum ChildRun: String {
 		print(String(decoding: try! JSONEncoder().encode(report), as: UTF8.self))
 	}
 
-	/// Writes a 10,000-key suite file, then loads it (or not, for the baseline); reports the file's size as bytes written.
+	/**
+	Loads the 10,000-key suite its parent wrote (or not, for the baseline);
+	reports the file's size as bytes written. Written by the parent, so that
+	writing it warms neither Foundation's property-list code nor the
+	allocator for the load: this process does the load alone.
+	*/
 	private func load(suiteName: String) throws {
-		let suite = makeSuite(String(suiteName.dropFirst("defaults-benchmarks.".count)), keyCount: Self.keyCount)
-		firstRead(of: suite)
-		let fileBytes = (try FileManager.default.attributesOfItem(atPath: suiteFile(named: suite.suiteNameForBenchmarks).path)[.size] as? Int) ?? 0
+		if self != .loadNone {
+			firstRead(of: UserDefaults(suiteName: suiteName)!)
+		}
+
+		let fileBytes = (try FileManager.default.attributesOfItem(atPath: suiteFile(named: suiteName).path)[.size] as? Int) ?? 0
 		let report = Report(seconds: 0, fileWrites: 0, bytesWritten: fileBytes, peakMemoryBytes: Self.peakMemory())
 		print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
 	}
@@ -176,8 +187,8 @@ enum ChildRun: String {
 		return nil
 	}
 
-	/// Runs in the parent: starts the child, waits, and returns its report.
-	func run() throws -> Report {
+	/// Runs in the parent: starts the child (`fixture`: the suite a load run loads), waits, and returns its report.
+	func run(fixture: String? = nil) throws -> Report {
 		let output = Pipe()
 		var actions = posix_spawn_file_actions_t()
 		posix_spawn_file_actions_init(&actions)
@@ -185,7 +196,7 @@ enum ChildRun: String {
 		posix_spawn_file_actions_adddup2(&actions, output.fileHandleForWriting.fileDescriptor, 1)
 
 		let executable = Benchmark.executablePath
-		let words: [String] = [executable, "--child", rawValue]
+		let words: [String] = [executable, "--child", rawValue] + (fixture.map { [$0] } ?? [])
 		let argv = words.map { strdup($0) } + [nil]
 		defer { argv.forEach { free($0) } }
 		var pid: pid_t = 0

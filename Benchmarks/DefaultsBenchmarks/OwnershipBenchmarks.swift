@@ -89,11 +89,12 @@ struct SuiteMemory {
 	var fileBytes: Int
 }
 
-/// Measures ``SuiteMemory``, each figure in a process of its own.
+/// Measures ``SuiteMemory``, each figure in a process of its own; the suite the loads read is written here, in the parent.
 func memoryOfALargeSuite() throws -> SuiteMemory {
-	let none = try ChildRun.loadNone.run()
-	let ours = try ChildRun.loadOurs.run()
-	let raw = try ChildRun.loadRaw.run()
+	let fixture = makeSuite("load", keyCount: ChildRun.keyCount).suiteNameForBenchmarks
+	let none = try ChildRun.loadNone.run(fixture: fixture)
+	let ours = try ChildRun.loadOurs.run(fixture: fixture)
+	let raw = try ChildRun.loadRaw.run(fixture: fixture)
 	return SuiteMemory(
 		aboveNone: (max(0, ours.peakMemoryBytes - none.peakMemoryBytes), max(0, raw.peakMemoryBytes - none.peakMemoryBytes)),
 		secondSuite: (try ChildRun.secondOurs.run().peakMemoryBytes, try ChildRun.secondRaw.run().peakMemoryBytes),

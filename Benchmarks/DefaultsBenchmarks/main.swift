@@ -42,8 +42,8 @@ enum Benchmark {
 
 	static func main() throws {
 		let arguments = CommandLine.arguments
-		if arguments.count == 3, arguments[1] == "--child", let run = ChildRun(rawValue: arguments[2]) {
-			try run.perform()
+		if (3...4).contains(arguments.count), arguments[1] == "--child", let run = ChildRun(rawValue: arguments[2]) {
+			try run.perform(fixture: arguments.count == 4 ? arguments[3] : nil)
 			return
 		}
 
