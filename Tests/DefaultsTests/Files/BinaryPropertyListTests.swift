@@ -187,6 +187,15 @@ struct BinaryPropertyListTests {
 		#expect(BinaryPropertyListReader.decodeDictionary(suite) { $0 == .integer(1) } == ["a": true, "b": false])
 	}
 
+	/// Objects may start at the same bytes, as Foundation allows: each reads as those bytes say, a string shared by three places once.
+	@Test func objectsThatOverlapReadAsTheirBytesSay() {
+		// Object 0 an array of objects 1, 2 and 3, which all start at the one string "s"; object 4 an array holding object 1 twice.
+		let file = BinaryPropertyListFormat.magic + [0xA4, 0x01, 0x02, 0x03, 0x04] + [0x51, 0x73] + [0xA2, 0x01, 0x01]
+			+ [8, 13, 13, 13, 15] + Self.trailer(offsetSize: 1, referenceSize: 1, objects: 5, top: 0, offsetTable: 18)
+		let shared = PropertyListValue.string("s")
+		#expect(BinaryPropertyListReader.decode(Data(file)) == .array([shared, shared, shared, .array([shared, shared])]))
+	}
+
 	/// Few bytes that nest references to references double at each level: more values than the file could describe are refused.
 	@Test func sharedObjectsThatMultiplyAreRefused() {
 		// Object 0 is `true`; object n an array holding object n - 1 twice: 2^40 values in all.
