@@ -42,7 +42,7 @@ final class SuiteSecrets: Sendable {
 	private let state = Locked(State())
 	/// The version of what memory holds (``StateVersions``), renewed by every change to it and read without the lock: a key's last read of a secret is trusted while it stands.
 	private let published = Atomic(StateVersions.next())
-	/// Held across a write's store call, so the store and memory take a suite's writes in the same order; each call is bounded by the store.
+	/// Held across a write's store call, so the store and memory take a suite's writes in the same order; each call is bounded by the store. A plain lock, not a `Locked` of no state, on which the thread sanitizer reported a race between two writers that both held it.
 	private let writes = NSLock()
 
 	private struct State {
@@ -165,20 +165,20 @@ final class SuiteSecrets: Sendable {
 		case .success(let value):
 			// After any write in progress: a write that reached the store but not yet memory would otherwise be told twice,
 			// once here as a change from elsewhere and once by the write. Waits at most for one bounded store call.
-			writes.lock()
-			let (current, previous) = state.withLock { state -> (PropertyListValue?, PropertyListValue??) in
-				state.failures[name] = nil
-				state.reported[name] = nil
-				// A write made meanwhile is newer than what the store answered before it.
-				guard state.generation == generation else {
-					return (state.known[name] ?? value, nil)
-				}
+			let (current, previous) = writes.withLock {
+				state.withLock { state -> (PropertyListValue?, PropertyListValue??) in
+					state.failures[name] = nil
+					state.reported[name] = nil
+					// A write made meanwhile is newer than what the store answered before it.
+					guard state.generation == generation else {
+						return (state.known[name] ?? value, nil)
+					}
 
-				let previous = state.known.updateValue(value, forKey: name)
-				published.store(StateVersions.next(), ordering: .releasing)
-				return (value, previous)
+					let previous = state.known.updateValue(value, forKey: name)
+					published.store(StateVersions.next(), ordering: .releasing)
+					return (value, previous)
+				}
 			}
-			writes.unlock()
 			if let previous, previous != current {
 				deliver(name, from: previous, to: current)
 			}
@@ -260,11 +260,7 @@ final class SuiteSecrets: Sendable {
 			}
 		}
 
-		// A plain lock around the section rather than a `Locked` of no state, on which the thread sanitizer reported a race
-		// between two writers that both held its lock.
-		let result = { () -> Result<PropertyListValue?, Defaults.SecretError> in
-			writes.lock()
-			defer { writes.unlock() }
+		let result = writes.withLock { () -> Result<PropertyListValue?, Defaults.SecretError> in
 			do throws(Defaults.SecretError) {
 				if let value {
 					try store().store(SecretEncoding.bytes(of: value), for: item(name))
@@ -283,7 +279,7 @@ final class SuiteSecrets: Sendable {
 				published.store(StateVersions.next(), ordering: .releasing)
 				return old
 			})
-		}()
+		}
 
 		switch result {
 		case .success(let old):

@@ -82,7 +82,6 @@ struct NoHangTests {
 		#expect(child.errorOutputText.contains("not a regular file"), "\(child.errorOutputText)")
 	}
 
-	/// A stopped process holding the lock (a `defaults` suspended with Ctrl-Z, a debugger) delays a flush by the bound, no more; the change is kept and written once the lock is free.
 	/// Another process holding one suite's lock holds up that suite's flush only: another suite's write reaches the disk while that flush still waits.
 	@Test func aHeldLockDoesNotHoldUpAnotherSuitesWrites() throws {
 		let stuck = TestSuite()
@@ -112,6 +111,7 @@ struct NoHangTests {
 		#expect(stuck.wait(timeout: hangDeadline) { stuck.fileContents()?[stuckKey.name] as? Int == 1 }, "retried once the lock is free")
 	}
 
+	/// A stopped process holding the lock (a `defaults` suspended with Ctrl-Z, a debugger) delays a flush by the bound, no more; the change is kept and written once the lock is free.
 	@Test func aHeldLockBoundsTheFlushAndTheChangeIsRetried() throws {
 		let suite = TestSuite()
 		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
