@@ -66,16 +66,21 @@ final class SecretServiceSignals: Sendable {
 
 	/**
 	Adds `heard`, to run on the pass queue after each change the service
-	tells; starts listening at the first call. Returns `false` when the
-	service cannot be heard (no libsecret, no session bus): changes from
-	other processes are then seen at a key's next load only.
+	tells; starts listening at the first call. Returns `false`, adding
+	nothing, when the service cannot be heard (no libsecret, no session bus,
+	or listening has failed): changes from other processes are then seen at a
+	key's next load only.
 	*/
 	func listen(_ heard: @escaping @Sendable () -> Void) -> Bool {
 		guard case .success(let library) = SecretServiceLibrary.shared, SecretServiceSession.sessionBusAddress() != nil else {
 			return false
 		}
 
-		let start = state.withLock { state -> Bool in
+		let start = state.withLock { state -> Bool? in
+			if case .failed = state.phase {
+				return nil
+			}
+
 			state.listeners.append(heard)
 			guard state.phase == .idle else {
 				return false
@@ -84,6 +89,10 @@ final class SecretServiceSignals: Sendable {
 			state.phase = .connecting
 			return true
 		}
+		guard let start else {
+			return false
+		}
+
 		if start {
 			let thread = Thread { Self.listen(library: library) }
 			thread.name = "Defaults.SecretServiceSignals"
@@ -175,7 +184,8 @@ final class SecretServiceSignals: Sendable {
 
 	// MARK: The listening thread
 
-	private func fail(_ reason: String) {
+	/// Listening failed for good: `reason` is what ``failure`` says, and later calls to ``listen(_:)`` add nothing.
+	func fail(_ reason: String) {
 		state.withLock { $0.phase = .failed(reason) }
 	}
 
