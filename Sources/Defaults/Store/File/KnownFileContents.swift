@@ -51,7 +51,7 @@ struct KnownFileContents {
 	}
 
 	/// The contents as values, kept so from now on: what a process that writes asks, at each flush.
-	mutating func valuesKept() -> [String: PropertyListValue] {
+	mutating func keepAsValues() -> [String: PropertyListValue] {
 		let values = values
 		form = .values(values)
 		return values

@@ -88,7 +88,7 @@ extension SuiteFile {
 	private func read(_ file: LockedReplace, aheadOf ahead: WriteAhead?) throws(Defaults.PersistenceError) -> FileUnderLock {
 		let identity = file.identity
 		let (changedSinceBaseline, foundationMayPredateTheFile, lastLooked, lastLookedVersion) = state.withLock {
-			($0.changedSinceBaseline, $0.foundationMayPredateTheFile, $0.lastKnown.valuesKept(), $0.lastKnownVersion)
+			($0.changedSinceBaseline, $0.foundationMayPredateTheFile, $0.lastKnown.keepAsValues(), $0.lastKnownVersion)
 		}
 		let (lastKnown, lastKnownVersion) = ahead?.base ?? (lastLooked, lastLookedVersion)
 		var found = FileUnderLock(

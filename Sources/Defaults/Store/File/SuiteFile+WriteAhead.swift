@@ -36,7 +36,7 @@ extension SuiteFile {
 			return nil
 		}
 
-		var (contents, version) = state.withLock { ($0.lastKnown.valuesKept(), $0.lastKnownVersion) }
+		var (contents, version) = state.withLock { ($0.lastKnown.keepAsValues(), $0.lastKnownVersion) }
 		var isBaseLastKnown = true
 		let lookedAt = FileVersion.now()
 		if (try? version.isCurrent(identity, contents: { () throws(Defaults.PersistenceError) in try fileSystem.read(url) })) == true {

@@ -92,7 +92,7 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 				return
 			}
 
-			var contents = lastKnown.valuesKept()
+			var contents = lastKnown.keepAsValues()
 			for (name, change) in flush.pending {
 				contents[name] = change.value
 			}
