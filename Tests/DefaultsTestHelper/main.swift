@@ -208,6 +208,37 @@ case "sync-write", "sync-write-killed":
 		kill(getpid(), SIGKILL)
 	}
 
+case "sync-burst":
+	// sync-burst FOLDER DEVICE SUITE COUNT [MODE]: COUNT synced keys k0…, each written once (i + 1), printing "ack i"; every
+	// tenth write flushes on a thread of its own (flush threads race the synchroniser's saves). MODE "clean" waits for sync,
+	// flushes and prints "done"; else the parent kills the process part way.
+	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])
+	let defaults = suite(arguments[3])
+	let count = Int(arguments[4])!
+	let keys = (0..<count).map { Defaults.Key<Int>("k\($0)", default: 0, suite: defaults, iCloud: true) }
+	await Defaults.iCloud.waitForSyncCompletion()
+	for (index, key) in keys.enumerated() {
+		Defaults[key] = index + 1
+		say("ack \(index)")
+		if index % 10 == 9 {
+			let name = arguments[3]
+			Thread.detachNewThread { try? Defaults.flush(suite: suite(name)) }
+		}
+		if index % 7 == 0 {
+			await Task.yield()
+		}
+	}
+
+	if arguments.count > 5, arguments[5].hasPrefix("clean") {
+		if arguments[5] == "clean-sleep" {
+			try await Task.sleep(for: .seconds(1))
+		}
+		await Defaults.iCloud.waitForSyncCompletion()
+		try Defaults.flush(suite: defaults)
+		await Defaults.iCloud.waitForSyncCompletion()
+		say("done")
+	}
+
 case "sync-read":
 	Defaults.iCloud.remote = try Defaults.SharedFolderRemoteStore(folder: URL(fileURLWithPath: arguments[1]), device: arguments[2])
 	let key = Defaults.Key<Int>(arguments[4], default: 0, suite: suite(arguments[3]), iCloud: true)

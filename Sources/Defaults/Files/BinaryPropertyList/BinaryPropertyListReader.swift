@@ -142,7 +142,8 @@ enum BinaryPropertyListReader {
 
 				// A container that does not read is refused when it is reached: nothing to count.
 				let references = kind == BinaryPropertyListFormat.Marker.array ? 1 : 2
-				guard let (payload, count) = header(at: start), payload.addingWithinFile(references * count, times: referenceSize, limit: offsetTableOffset) != nil else {
+				// `count` times the bytes of its references: a count may be any `Int`, and doubling it can overflow.
+				guard let (payload, count) = header(at: start), payload.addingWithinFile(count, times: references * referenceSize, limit: offsetTableOffset) != nil else {
 					continue
 				}
 
@@ -266,7 +267,7 @@ enum BinaryPropertyListReader {
 			guard
 				bytes[start] & 0xF0 == BinaryPropertyListFormat.Marker.dictionary,
 				let (references, count) = header(at: start),
-				references.addingWithinFile(2 * count, times: referenceSize, limit: offsetTableOffset) != nil
+				references.addingWithinFile(count, times: 2 * referenceSize, limit: offsetTableOffset) != nil
 			else {
 				return nil
 			}
