@@ -14,8 +14,8 @@ protocol SuiteSyncLink: AnyObject, Sendable {
 	/// A rename moved the values of `names`, previous names of a key, away: their removal is to be published.
 	func retire(_ names: [String], in suite: Suite)
 
-	/// The suite's file now holds the values of `names`: their timestamps may be saved.
-	func valuesStored(_ names: [String], in suite: Suite)
+	/// A flush of the suite's file ended, whatever it stored: timestamps whose values are stored now may be saved.
+	func flushEnded(in suite: Suite)
 
 	/// A flush refused this process's values of `names` (they read the file's values again): their timestamps are not theirs.
 	func valuesRefused(_ names: [String], in suite: Suite)

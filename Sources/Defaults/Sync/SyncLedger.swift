@@ -21,6 +21,14 @@ final class SyncLedger: Sendable {
 	private let saved: Locked<[String: Defaults.SyncTimestamp]>
 	/// Whether the last save failed: a failure is reported when saving starts to fail, not at every retry (a full disk retries at every piece of sync work).
 	private let isFailing = Locked(false)
+	/**
+	Held by a save from taking the stamps to putting back those it keeps, so
+	a save finds an earlier one's stamps written or back in the tables, never
+	in flight: the flush at exit saves what another thread's flush was still
+	saving. Recursive for the tests that play another thread's steps inside a
+	save; threads take it in turn.
+	*/
+	private let saving = NSRecursiveLock()
 
 	/// The ledger of `suite`, read from its file; the suite holds it (``Suite/syncLedger``).
 	init(for suite: Suite) {
@@ -58,28 +66,28 @@ final class SyncLedger: Sendable {
 	none) is its own again. Returns the timestamps forgotten.
 	*/
 	func forgetUnsaved(_ names: [String]) -> [String: Defaults.SyncTimestamp] {
-		let forgotten = unsaved.withLock { unsaved in
-			var forgotten: [String: Defaults.SyncTimestamp] = [:]
-			for name in names {
-				forgotten[name] = unsaved.remove(name)
+		// Not while a save looks: one that took a name's stamp would put it back, or write it.
+		saving.withLock {
+			let forgotten = unsaved.withLock { unsaved in
+				var forgotten: [String: Defaults.SyncTimestamp] = [:]
+				for name in names {
+					forgotten[name] = unsaved.remove(name)
+				}
+
+				return forgotten
+			}
+
+			// What this process knows is saved, not read again: a ledger file that does not read must not make a name look
+			// never written here. Every name given, found in the tables or not: none has a newer write pending.
+			let saved = saved.withLock { $0 }
+			timestamps.withLock { timestamps in
+				for name in names where timestamps[name] != saved[name] {
+					timestamps[name] = saved[name]
+				}
 			}
 
 			return forgotten
 		}
-
-		guard !forgotten.isEmpty else {
-			return [:]
-		}
-
-		// What this process knows is saved, not read again: a ledger file that does not read must not make a name look never written here.
-		let saved = saved.withLock { $0 }
-		timestamps.withLock { timestamps in
-			for (name, timestamp) in forgotten where timestamps[name] == timestamp {
-				timestamps[name] = saved[name]
-			}
-		}
-
-		return forgotten
 	}
 
 	/// Whether any of `names` has a timestamp not saved yet.
@@ -91,7 +99,7 @@ final class SyncLedger: Sendable {
 	Writes the timestamps recorded since the last save, in one file update,
 	but those of names whose values the suite has not written to its file yet
 	(`isPending`): they wait for the save after the flush that stores them
-	(``valuesStored(_:keepingBack:)``). Called after each piece of sync work,
+	(``flushEnded(keepingBack:)``). Called after each piece of sync work,
 	so it costs what was recorded since, not what waits.
 	*/
 	func saveRecorded(keepingBack isPending: (String) -> Bool) {
@@ -99,24 +107,36 @@ final class SyncLedger: Sendable {
 	}
 
 	/**
-	The suite's flush stored the values of `names`: writes every timestamp
-	not saved yet whose value is no longer pending, those that waited for
-	this flush included.
+	A flush of the suite's file ended, whatever it stored: writes every
+	timestamp not saved yet whose value is no longer pending, those that
+	waited for a flush included.
 	*/
-	func valuesStored(_ names: [String], keepingBack isPending: (String) -> Bool) {
+	func flushEnded(keepingBack isPending: (String) -> Bool) {
 		unsaved.withLock { $0.noteFlushStoredValues() }
-		if hasUnsaved(among: names) {
-			save(includingWaiting: true, keepingBack: isPending)
-		}
+		// Every flush saves what waits, not only the stamps of the names it stored, and looks even when the tables seem
+		// empty: another save may hold stamps in flight (it is waited for), and a flush finding its changes written already
+		// by another thread's flush is the last chance of a process that exits.
+		save(includingWaiting: true, keepingBack: isPending)
 	}
 
 	private func save(includingWaiting: Bool, keepingBack isPending: (String) -> Bool) {
+		saving.withLock {
+			var includingWaiting = includingWaiting
+			// A flush that stored values while the stamps were looked at may have found none of them to save: look again.
+			while saveOnce(includingWaiting: includingWaiting, keepingBack: isPending) {
+				includingWaiting = true
+			}
+		}
+	}
+
+	/// One look at the stamps; returns whether a flush stored values meanwhile, so those kept waiting need another.
+	private func saveOnce(includingWaiting: Bool, keepingBack isPending: (String) -> Bool) -> Bool {
 		let (taken, flushesStored) = unsaved.withLock { unsaved in
 			(unsaved.take(includingWaiting: includingWaiting), unsaved.flushesStored)
 		}
 
 		guard let file, !taken.isEmpty else {
-			return
+			return false
 		}
 
 		// Asked after the stamps were taken: a value written meanwhile is on disk, so its stamp may go.
@@ -127,30 +147,34 @@ final class SyncLedger: Sendable {
 			changes[name] = nil
 		}
 
-		// A flush that stored values while these were looked at may have found none of them to save: they are looked at again.
-		let lookAgain = !waiting.isEmpty && unsaved.withLock { unsaved in
-			unsaved.keepWaiting(waiting)
+		// Only a name's current stamp waits: one written again meanwhile has a newer one, and a refused one has none.
+		let current = timestamps.withLock { timestamps in waiting.filter { timestamps[$0.key] == $0.value } }
+		let lookAgain = !current.isEmpty && unsaved.withLock { unsaved in
+			unsaved.keepWaiting(current)
 			return unsaved.flushesStored != flushesStored
 		}
 		if !changes.isEmpty {
 			write(changes, to: file)
 		}
-		if lookAgain {
-			save(includingWaiting: true, keepingBack: isPending)
-		}
+
+		return lookAgain
 	}
 
 	private func write(_ changes: [String: Defaults.SyncTimestamp], to file: PreferencesFile) {
 		do {
-			try file.update { contents in
+			let written = try file.update { contents in
+				// Decided under the file's lock: a stamp a newer one replaced (or a refusal forgot) since it was taken is
+				// never written, so it cannot replace the newer one another save wrote first.
+				let written = timestamps.withLock { timestamps in changes.filter { timestamps[$0.key] == $0.value } }
 				var values = contents ?? [:]
-				for (name, timestamp) in changes {
+				for (name, timestamp) in written {
 					values[name] = timestamp.propertyListValue
 				}
 
 				contents = values
+				return written
 			}
-			saved.withLock { $0.merge(changes) { _, new in new } }
+			saved.withLock { $0.merge(written) { _, new in new } }
 			isFailing.withLock { $0 = false }
 		} catch {
 			unsaved.withLock { $0.putBack(changes) }

@@ -240,9 +240,9 @@ final class Synchronizer: SuiteSyncLink {
 		work.yield(.publish)
 	}
 
-	/// Saves the stamps of `names` now that the suite's file holds their values.
-	func valuesStored(_ names: [String], in suite: Suite) {
-		// Only a file of a suite this synchroniser keeps stamps for needs a save (the ledger looks whether a name stored is one it waits for).
+	/// Saves the stamps whose values the suite's file holds now.
+	func flushEnded(in suite: Suite) {
+		// Only a file of a suite this synchroniser keeps stamps for needs a save.
 		guard state.withLock({ $0.suites[suite.identity] === suite }) else {
 			return
 		}
@@ -250,7 +250,7 @@ final class Synchronizer: SuiteSyncLink {
 		// Here, on the flushing thread once its locks are released, rather than as sync work: the flush at exit is the last
 		// chance a process has to save the stamps of the values it writes.
 		let backing = suite.backing
-		suite.syncLedger.valuesStored(names) { backing.isPending($0) }
+		suite.syncLedger.flushEnded { backing.isPending($0) }
 	}
 
 	/**

@@ -41,12 +41,12 @@ struct SyncLedgerRaceTests {
 			// The older value is pending when looked at. Meanwhile the key is written again (stamped `newer`), and a flush
 			// stores the newer value and saves its stamp.
 			ledger.record(newer, for: name)
-			ledger.valuesStored([name]) { _ in false }
+			ledger.flushEnded { _ in false }
 			return true
 		}
 
 		// Any later flush of a synced value.
-		ledger.valuesStored([name]) { _ in false }
+		ledger.flushEnded { _ in false }
 		#expect(ledger[name] == newer)
 		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == newer, "the ledger file stamps the stored (newer) value")
 	}
@@ -80,7 +80,7 @@ struct SyncLedgerRaceTests {
 
 		// Later, another synced value is written and stored.
 		ledger.record(Defaults.SyncTimestamp(milliseconds: 3_000, counter: 0, device: "desk"), for: other)
-		ledger.valuesStored([other]) { _ in false }
+		ledger.flushEnded { _ in false }
 		#expect(ledger[name] == nil, "the refused value's stamp is forgotten")
 		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == nil, "no save writes the stamp of a refused value")
 	}

@@ -49,9 +49,9 @@ struct SyncLedgerTests {
 
 		ledger.saveRecorded { _ in false }
 		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == nil, "a waiting stamp waits for the flush that stores its value")
-		ledger.valuesStored([other]) { _ in false }
-		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == nil, "that flush did not store it")
-		ledger.valuesStored([name]) { _ in false }
+		ledger.flushEnded { $0 == name }
+		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == nil, "a flush that did not store it: still pending")
+		ledger.flushEnded { _ in false }
 		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == stamp)
 		#expect(!ledger.hasUnsaved(among: [name, other]))
 	}
@@ -80,7 +80,7 @@ struct SyncLedgerTests {
 		#expect(looks == names.count, "one look a stamp while its value is pending")
 		#expect(SyncLedger(for: Suite.of(suite.defaults))[names[0]] == nil)
 
-		ledger.valuesStored(names) { _ in
+		ledger.flushEnded { _ in
 			looks += 1
 			return false
 		}
@@ -106,7 +106,7 @@ struct SyncLedgerTests {
 
 			// Pending when looked at; the flush stores it before the save is done with it.
 			isStored = true
-			ledger.valuesStored([name]) { _ in false }
+			ledger.flushEnded { _ in false }
 			return true
 		}
 

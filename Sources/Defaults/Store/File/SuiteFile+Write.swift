@@ -78,8 +78,7 @@ extension SuiteFile {
 				external: record(merge, found: found, replaced: replaced, pending: pending),
 				diagnostics: found.diagnostics + merge.diagnostics + (replaced?.diagnostics ?? []),
 				committed: merge.committed,
-				refused: merge.refused,
-				stored: merge.written.subtracting(merge.refused?.names ?? [])
+				refused: merge.refused
 			)
 		}
 	}

@@ -32,8 +32,6 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 		var refused: (names: [String], error: Defaults.PersistenceError)?
 		/// The external and committed changes, applied to the suite's values (while the file lock was held), for their observers.
 		var notifications: [ChangeNotification] = []
-		/// This process's changes the file now holds: their sync timestamps may be saved.
-		var stored: Set<String> = []
 	}
 
 	/**
@@ -358,13 +356,14 @@ final class SuiteFile: FileChangeListener, @unchecked Sendable {
 			DiagnosticReporter.report(diagnostic)
 		}
 
-		if !outcome.stored.isEmpty {
-			suite.syncLink?.valuesStored(Array(outcome.stored), in: suite)
-		}
-
+		// Refusals first: the stamps of refused values are forgotten before any save can take them for stored ones.
 		if let refused = outcome.refused?.names, !refused.isEmpty {
 			suite.syncLink?.valuesRefused(refused, in: suite)
 		}
+
+		// Even when this flush stored nothing: another thread's flush may have written this one's changes and still be
+		// saving their stamps, and a process flushing before it exits must not leave them unsaved.
+		suite.syncLink?.flushEnded(in: suite)
 
 		for notification in outcome.notifications {
 			notification.deliver()
