@@ -259,7 +259,7 @@ struct SecretServiceClientTests {
 		let suite = SecretServiceTestDaemon.uniqueSuite()
 		try client.store("before", suite: suite, key: "token")
 		defer { _ = try? client.clear(suite: suite, key: "token") }
-		try SecretServiceTestDaemon.whileStopped { (_: pid_t) throws in
+		try SecretServiceTestDaemon.whileStopped {
 			for (timeout, operation) in [(Duration.seconds(1), "lookup"), (.milliseconds(300), "store"), (.seconds(1), "clear")] {
 				let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: timeout)
 				let started = ContinuousClock.now

@@ -121,7 +121,7 @@ extension SecretServiceClientTests {
 		let observation = Defaults.observe(plain, options: []) { heardPlain.append($0.newValue) }
 		defer { observation.invalidate() }
 
-		try await SecretServiceTestDaemon.whileStopped { (_: pid_t) async throws in
+		try await SecretServiceTestDaemon.whileStopped {
 			// A pass that reads the secrets again now waits on the stopped daemon, for its timeout at least.
 			let before = Self.signals.passCounts
 			Self.signals.requestPass()
