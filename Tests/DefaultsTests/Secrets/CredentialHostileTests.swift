@@ -136,7 +136,7 @@ struct CredentialHostileTests {
 		let suite = TestSuite()
 		let desktop = InMemorySecretStore()
 		try desktop.store(SecretBytes(text: "SENTINEL-from-the-keyring"), for: SecretItem(suite: suite.name, key: "apiToken"))
-		Suite.installSecretStore(CredentialFirstSecretStore(credentials: credentials, desktop: desktop), for: suite.defaults)
+		Suite.installSecretStore(folder.store(desktop: desktop), for: suite.defaults)
 		let key = Defaults.Key<String>("apiToken", default: "fallback", suite: suite.defaults, secret: true)
 		let (reads, diagnostics) = DiagnosticReporter.capturing {
 			[Defaults[key], Defaults[key], Defaults[key]]
@@ -201,7 +201,7 @@ struct CredentialHostileTests {
 	func empty() throws {
 		let folder = try CredentialsFolder(["token": "", "port": ""])
 		let suite = TestSuite()
-		Suite.installSecretStore(CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: folder.environment), desktop: InMemorySecretStore()), for: suite.defaults)
+		Suite.installSecretStore(folder.store(desktop: InMemorySecretStore()), for: suite.defaults)
 		let token = Defaults.Key<String?>("token", suite: suite.defaults, secret: true)
 		let port = Defaults.Key<Int>("port", default: 443, suite: suite.defaults, secret: true)
 		let (reads, diagnostics) = DiagnosticReporter.capturing {

@@ -22,6 +22,11 @@ final class CredentialsFolder: @unchecked Sendable {
 	var environment: [String: String] {
 		["CREDENTIALS_DIRECTORY": url.path]
 	}
+
+	/// The store a service with these credentials uses: a key's credential, else `desktop`'s secret.
+	func store(desktop: any SecretStore) -> CredentialFirstSecretStore {
+		CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: environment), desktop: desktop)
+	}
 }
 
 @Suite("Secret keys from systemd credentials")
@@ -30,7 +35,7 @@ struct CredentialSecretTests {
 	func store() throws {
 		let folder = try CredentialsFolder(["apiToken": "from-the-unit\n"])
 		let desktop = InMemorySecretStore()
-		let store = CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: folder.environment), desktop: desktop)
+		let store = folder.store(desktop: desktop)
 		let token = SecretItem(suite: "service", key: "apiToken")
 		let other = SecretItem(suite: "service", key: "other")
 		try desktop.store(SecretBytes(text: "from-the-keyring"), for: token)
@@ -64,7 +69,7 @@ struct CredentialSecretTests {
 	func throughTheAPI() throws {
 		let folder = try CredentialsFolder(["serviceToken": "t0k3n", "port": "8443"])
 		let suite = TestSuite()
-		Suite.installSecretStore(CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: folder.environment), desktop: InMemorySecretStore()), for: suite.defaults)
+		Suite.installSecretStore(folder.store(desktop: InMemorySecretStore()), for: suite.defaults)
 		let token = Defaults.Key<String?>("serviceToken", suite: suite.defaults, secret: true)
 		let port = Defaults.Key<Int>("port", default: 0, suite: suite.defaults, secret: true)
 		#expect(Defaults[token] == "t0k3n")

@@ -56,7 +56,7 @@ struct UndecodableSecretTests {
 			}
 		}
 
-		Suite.installSecretStore(CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: folder.environment), desktop: desktop), for: suite.defaults)
+		Suite.installSecretStore(folder.store(desktop: desktop), for: suite.defaults)
 		let login = Defaults.Key<Login?>("login", suite: suite.defaults, secret: true)
 		let port = Defaults.Key<Int>("port", default: 443, suite: suite.defaults, secret: true)
 		// Text that is valid UTF-8 is a String's value, whatever it says.
