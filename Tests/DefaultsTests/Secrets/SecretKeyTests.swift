@@ -171,6 +171,28 @@ struct SecretKeyTests {
 		}
 	}
 
+	@Test("another process's change to a secret is not seen from memory; loadSecret() reads it, and the key's observers hear it once")
+	func changeFromElsewhereHeardAtLoad() async throws {
+		let suite = TestSuite()
+		let store = InMemorySecretStore()
+		Suite.installSecretStore(store, for: suite.defaults)
+		let key = Defaults.Key<String?>("token", suite: suite.defaults, secret: true)
+		Defaults[key] = "mine"
+		let heard = Recorder<String>()
+		let observation = Defaults.observe(key, options: []) { change in
+			heard.append("\(change.oldValue ?? "nil")→\(change.newValue ?? "nil")")
+		}
+		defer { observation.invalidate() }
+
+		// Behind the suite, as another process writes the keyring: this process's memory still holds "mine".
+		try store.store(SecretEncoding.bytes(of: .string("theirs")), for: SecretItem(suite: suite.name, key: "token"))
+		#expect(Defaults[key] == "mine")
+		#expect(try await key.loadSecret() == "theirs")
+		// Nonisolated, the observer ran on the loading thread, before loadSecret() returned.
+		#expect(heard.values == ["mine→theirs"])
+		#expect(Defaults[key] == "theirs")
+	}
+
 	@Test("an isolated test's secrets are its own: another isolation and the process-wide suite do not see them")
 	func isolation() throws {
 		let name = uniqueSuiteName()
