@@ -112,10 +112,9 @@ struct CredentialHostileTests {
 		#expect(credentials.provides(item))
 		#expect(throws: Defaults.SecretError.readOnly(credential: file.path)) { try credentials.store(SecretBytes(text: "x"), for: item) }
 
-		let suite = TestSuite()
 		let desktop = InMemorySecretStore()
+		let suite = folder.suite(desktop: desktop)
 		try desktop.store(SecretBytes(text: "SENTINEL-from-the-keyring"), for: SecretItem(suite: suite.name, key: "apiToken"))
-		Suite.installSecretStore(folder.store(desktop: desktop), for: suite.defaults)
 		let key = Defaults.Key<String>("apiToken", default: "fallback", suite: suite.defaults, secret: true)
 		let (reads, diagnostics) = DiagnosticReporter.capturing {
 			[Defaults[key], Defaults[key], Defaults[key]]
@@ -179,8 +178,7 @@ struct CredentialHostileTests {
 	@Test("an empty credential is the empty string; for an Int key, the default with one diagnostic")
 	func empty() throws {
 		let folder = try CredentialsFolder(["token": "", "port": ""])
-		let suite = TestSuite()
-		Suite.installSecretStore(folder.store(desktop: InMemorySecretStore()), for: suite.defaults)
+		let suite = folder.suite()
 		let token = Defaults.Key<String?>("token", suite: suite.defaults, secret: true)
 		let port = Defaults.Key<Int>("port", default: 443, suite: suite.defaults, secret: true)
 		let (reads, diagnostics) = DiagnosticReporter.capturing {

@@ -45,8 +45,8 @@ struct UndecodableSecretTests {
 	@Test("a Codable, an Int and a String key read their defaults with one diagnostic each, never showing the bytes", arguments: UndecodableSecret.allCases, UndecodableSource.allCases)
 	func undecodable(_ value: UndecodableSecret, from source: UndecodableSource) throws {
 		let folder = try CredentialsFolder([:])
-		let suite = TestSuite()
 		let desktop = InMemorySecretStore()
+		let suite = folder.suite(desktop: desktop)
 		for name in ["login", "port", "token"] {
 			switch source {
 			case .store:
@@ -56,7 +56,6 @@ struct UndecodableSecretTests {
 			}
 		}
 
-		Suite.installSecretStore(folder.store(desktop: desktop), for: suite.defaults)
 		expectUndecodable(Defaults.Key<Login?>("login", suite: suite.defaults, secret: true))
 		expectUndecodable(Defaults.Key<Int>("port", default: 443, suite: suite.defaults, secret: true))
 		let token = Defaults.Key<String>("token", default: "fallback", suite: suite.defaults, secret: true)
