@@ -12,7 +12,7 @@ place, so no test can leave the daemon stopped or locked for the next one,
 whatever it throws.
 
 ```swift
-try SecretServiceTestDaemon.whileStopped { _ in
+try SecretServiceTestDaemon.whileStopped {
 	#expect(Defaults[ordinaryKey] == 1)
 }
 ```
@@ -56,26 +56,26 @@ public enum SecretServiceTestDaemon {
 		return try result.get()
 	}
 
-	/// Runs `body` with the daemon stopped (`SIGSTOP`), given its process id; continues it afterwards, whatever `body` throws.
-	public static func whileStopped<Result>(_ body: (pid_t) throws -> Result) throws -> Result {
+	/// Runs `body` with the daemon stopped (`SIGSTOP`); continues it afterwards, whatever `body` throws.
+	public static func whileStopped<Result>(_ body: () throws -> Result) throws -> Result {
 		let daemon = try pid()
 		guard kill(daemon, SIGSTOP) == 0 else {
 			throw ControlFailure(description: "could not stop the daemon \(daemon): errno \(errno)")
 		}
 
 		defer { kill(daemon, SIGCONT) }
-		return try body(daemon)
+		return try body()
 	}
 
 	/// Async form of ``whileStopped(_:)``, for bodies that wait with `eventually`.
-	public static func whileStopped<Result>(isolation: isolated (any Actor)? = #isolation, _ body: (pid_t) async throws -> Result) async throws -> Result {
+	public static func whileStopped<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result) async throws -> Result {
 		let daemon = try pid()
 		guard kill(daemon, SIGSTOP) == 0 else {
 			throw ControlFailure(description: "could not stop the daemon \(daemon): errno \(errno)")
 		}
 
 		defer { kill(daemon, SIGCONT) }
-		return try await body(daemon)
+		return try await body()
 	}
 
 	/// The label and schema of the one item of `key` in `suite`, as another Secret Service client (Seahorse, gdbus) sees it.

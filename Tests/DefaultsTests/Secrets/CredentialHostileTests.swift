@@ -55,21 +55,6 @@ enum HostileCredential: String, CaseIterable, Sendable, CustomTestStringConverti
 	}
 }
 
-/// Runs `body` on a thread of its own and waits at most `limit`: `nil` when it did not return (a hang; the thread is left behind).
-private func within(_ limit: Duration, _ body: @escaping @Sendable () throws(Defaults.SecretError) -> SecretBytes?) -> Result<SecretBytes?, Defaults.SecretError>? {
-	let outcome = Locked<Result<SecretBytes?, Defaults.SecretError>?>(nil)
-	let done = DispatchSemaphore(value: 0)
-	Thread {
-		outcome.withLock { $0 = Result { () throws(Defaults.SecretError) in try body() } }
-		done.signal()
-	}.start()
-	guard done.wait(timeout: .now() + limit.timeInterval) == .success else {
-		return nil
-	}
-
-	return outcome.withLock { $0 }
-}
-
 /// What an unreadable credential answers.
 private struct UnreadableOutcome: Sendable {
 	let provides: Bool
@@ -83,26 +68,19 @@ Linux keeps per thread: so a test running as root meets the permission checks
 an ordinary user does. `nil` when the process may not change it.
 */
 private func asNobody<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
-	let outcome = Locked<T?>(nil)
-	let done = DispatchSemaphore(value: 0)
-	Thread {
+	BackgroundThread { () -> T? in
 		// Not in the Glibc module: found by name.
 		typealias SetFileSystemUser = @convention(c) (UInt32) -> Int32
-		if let symbol = dlsym(dlopen(nil, RTLD_NOW), "setfsuid") {
-			let setfsuid = unsafeBitCast(symbol, to: SetFileSystemUser.self)
-			_ = setfsuid(65534)
-			// A change that failed leaves root: an id that cannot be set returns the current one.
-			if setfsuid(UInt32.max) == 65534 {
-				outcome.withLock { $0 = body() }
-			}
-
-			_ = setfsuid(0)
+		guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "setfsuid") else {
+			return nil
 		}
 
-		done.signal()
-	}.start()
-	done.wait()
-	return outcome.withLock { $0 }
+		let setfsuid = unsafeBitCast(symbol, to: SetFileSystemUser.self)
+		_ = setfsuid(65534)
+		defer { _ = setfsuid(0) }
+		// A change that failed leaves root: an id that cannot be set returns the current one.
+		return setfsuid(UInt32.max) == 65534 ? body() : nil
+	}.wait()
 }
 
 /**
@@ -122,7 +100,8 @@ struct CredentialHostileTests {
 		let item = SecretItem(suite: "service", key: "apiToken")
 
 		let started = ContinuousClock.now
-		let outcome = try #require(within(.seconds(5)) { () throws(Defaults.SecretError) in try credentials.secret(for: item) }, "reading the credential (\(hostile)) hung")
+		let reading = BackgroundThread { Result { () throws(Defaults.SecretError) in try credentials.secret(for: item) } }
+		let outcome = try #require(reading.wait(atMost: .seconds(5)), "reading the credential (\(hostile)) hung")
 		#expect(ContinuousClock.now - started < .seconds(1))
 		guard case .failure(.failed(let reason)) = outcome else {
 			Issue.record("expected a failure, got \(outcome)")
@@ -133,10 +112,9 @@ struct CredentialHostileTests {
 		#expect(credentials.provides(item))
 		#expect(throws: Defaults.SecretError.readOnly(credential: file.path)) { try credentials.store(SecretBytes(text: "x"), for: item) }
 
-		let suite = TestSuite()
 		let desktop = InMemorySecretStore()
+		let suite = folder.suite(desktop: desktop)
 		try desktop.store(SecretBytes(text: "SENTINEL-from-the-keyring"), for: SecretItem(suite: suite.name, key: "apiToken"))
-		Suite.installSecretStore(CredentialFirstSecretStore(credentials: credentials, desktop: desktop), for: suite.defaults)
 		let key = Defaults.Key<String>("apiToken", default: "fallback", suite: suite.defaults, secret: true)
 		let (reads, diagnostics) = DiagnosticReporter.capturing {
 			[Defaults[key], Defaults[key], Defaults[key]]
@@ -200,8 +178,7 @@ struct CredentialHostileTests {
 	@Test("an empty credential is the empty string; for an Int key, the default with one diagnostic")
 	func empty() throws {
 		let folder = try CredentialsFolder(["token": "", "port": ""])
-		let suite = TestSuite()
-		Suite.installSecretStore(CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: folder.environment), desktop: InMemorySecretStore()), for: suite.defaults)
+		let suite = folder.suite()
 		let token = Defaults.Key<String?>("token", suite: suite.defaults, secret: true)
 		let port = Defaults.Key<Int>("port", default: 443, suite: suite.defaults, secret: true)
 		let (reads, diagnostics) = DiagnosticReporter.capturing {

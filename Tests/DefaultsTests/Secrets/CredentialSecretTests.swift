@@ -22,6 +22,18 @@ final class CredentialsFolder: @unchecked Sendable {
 	var environment: [String: String] {
 		["CREDENTIALS_DIRECTORY": url.path]
 	}
+
+	/// The store a service with these credentials uses: a key's credential, else `desktop`'s secret.
+	func store(desktop: any SecretStore) -> CredentialFirstSecretStore {
+		CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: environment), desktop: desktop)
+	}
+
+	/// A suite of its own whose secret keys read these credentials first, then `desktop`: a service's suite, through the normal API.
+	func suite(desktop: any SecretStore = InMemorySecretStore(), _ label: String = #function) -> TestSuite {
+		let suite = TestSuite(label)
+		Suite.installSecretStore(store(desktop: desktop), for: suite.defaults)
+		return suite
+	}
 }
 
 @Suite("Secret keys from systemd credentials")
@@ -30,7 +42,7 @@ struct CredentialSecretTests {
 	func store() throws {
 		let folder = try CredentialsFolder(["apiToken": "from-the-unit\n"])
 		let desktop = InMemorySecretStore()
-		let store = CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: folder.environment), desktop: desktop)
+		let store = folder.store(desktop: desktop)
 		let token = SecretItem(suite: "service", key: "apiToken")
 		let other = SecretItem(suite: "service", key: "other")
 		try desktop.store(SecretBytes(text: "from-the-keyring"), for: token)
@@ -63,8 +75,7 @@ struct CredentialSecretTests {
 	@Test("through the normal API: a credential reads as the key's value; a write is refused with a typed error and one diagnostic, and the credential still reads")
 	func throughTheAPI() throws {
 		let folder = try CredentialsFolder(["serviceToken": "t0k3n", "port": "8443"])
-		let suite = TestSuite()
-		Suite.installSecretStore(CredentialFirstSecretStore(credentials: CredentialSecretStore(environment: folder.environment), desktop: InMemorySecretStore()), for: suite.defaults)
+		let suite = folder.suite()
 		let token = Defaults.Key<String?>("serviceToken", suite: suite.defaults, secret: true)
 		let port = Defaults.Key<Int>("port", default: 0, suite: suite.defaults, secret: true)
 		#expect(Defaults[token] == "t0k3n")

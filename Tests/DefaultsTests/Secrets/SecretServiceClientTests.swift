@@ -259,7 +259,7 @@ struct SecretServiceClientTests {
 		let suite = SecretServiceTestDaemon.uniqueSuite()
 		try client.store("before", suite: suite, key: "token")
 		defer { _ = try? client.clear(suite: suite, key: "token") }
-		try SecretServiceTestDaemon.whileStopped { (_: pid_t) throws in
+		try SecretServiceTestDaemon.whileStopped {
 			for (timeout, operation) in [(Duration.seconds(1), "lookup"), (.milliseconds(300), "store"), (.seconds(1), "clear")] {
 				let client = SecretServiceClient(applicationName: "DefaultsTests", timeout: timeout)
 				let started = ContinuousClock.now
@@ -298,18 +298,13 @@ struct SecretServiceClientTests {
 
 		// A 1 MB store keeps the daemon busy for a while; it is stopped while it works.
 		let value = Data(repeating: 7, count: 1_048_576)
-		let outcome = Locked<Result<Void, SecretServiceError>?>(nil)
-		let finished = DispatchSemaphore(value: 0)
 		let started = ContinuousClock.now
-		Thread.detachNewThread {
-			outcome.withLock { $0 = Result { () throws(SecretServiceError) in try client.store(value, suite: suite, key: "blob") } }
-			finished.signal()
-		}
+		let storing = BackgroundThread { Result { () throws(SecretServiceError) in try client.store(value, suite: suite, key: "blob") } }
 		usleep(5000)
 		kill(daemon, SIGSTOP)
-		#expect(finished.wait(timeout: .now() + 3) == .success)
+		let finished = storing.wait(atMost: .seconds(3))
 		let elapsed = ContinuousClock.now - started
-		let result = try #require(outcome.withLock { $0 })
+		let result = try #require(finished, "the store did not return within 3 s")
 		SecretServiceTestDaemon.report("stopped 5 ms into a 1 MB store: \(result) after \(elapsed)")
 		if case .failure(let error) = result {
 			#expect(error == .timedOut(.seconds(1)))

@@ -74,7 +74,7 @@ extension SecretServiceClientTests {
 		try client.store("before", suite: name, key: "token")
 		defer { _ = try? client.clear(suite: name, key: "token") }
 		let key = Defaults.Key<String?>("token", suite: try #require(UserDefaults(suiteName: name)), secret: true)
-		try SecretServiceTestDaemon.whileStopped { (_: pid_t) throws in
+		try SecretServiceTestDaemon.whileStopped {
 			let started = ContinuousClock.now
 			let (read, diagnostics) = DiagnosticReporter.capturing { Defaults[key] }
 			let elapsed = ContinuousClock.now - started

@@ -16,164 +16,163 @@ extension SecretServiceClientTests {
 		result.lines.first { $0.hasPrefix("at ") }.flatMap { UInt64($0.dropFirst(3)) }
 	}
 
-	@Test("SecretService: a secret another process writes or removes is heard by observe, updates() and @Default without a load", .enabled(if: SecretServiceTestDaemon.isAvailable))
-	func secretHeardFromAnotherProcess() async throws {
+	/// A secret key "token" of a suite of its own, as each of these tests starts with it.
+	private struct ListeningSecretKey {
+		let client: SecretServiceClient
+		let suiteName: String
+		let key: Defaults.Key<String?>
+		/// The key's changes as "old→new", from after it held its first value.
+		let heard: Recorder<String>
+	}
+
+	/**
+	Runs `body` with the key "token" of a suite of its own holding `value`,
+	once this process listens to the service's signals (so another process's
+	change is heard, not missed) and with an observer recording its changes;
+	removes the key, and `otherKeys` of the suite, from the keyring afterwards.
+	*/
+	private func withListeningSecretKey(
+		holding value: String,
+		alsoClearing otherKeys: [String] = [],
+		test: String = #function,
+		_ body: (ListeningSecretKey) async throws -> Void
+	) async throws {
 		let client = SecretServiceClient(applicationName: "DefaultsTests")
-		let name = SecretServiceTestDaemon.uniqueSuite()
+		let name = SecretServiceTestDaemon.uniqueSuite(test)
 		defer {
-			_ = try? client.clear(suite: name, key: "token")
-			_ = try? client.clear(suite: name, key: "observedOnly")
+			for key in ["token"] + otherKeys {
+				_ = try? client.clear(suite: name, key: key)
+			}
 		}
 
-		let suite = try #require(UserDefaults(suiteName: name))
-		let key = Defaults.Key<String?>("token", suite: suite, secret: true)
-		let wrapped = Default(key)
-		Defaults[key] = "mine"
+		let key = Defaults.Key<String?>("token", suite: try #require(UserDefaults(suiteName: name)), secret: true)
+		Defaults[key] = value
+		#expect(await eventually { Self.signals.isListening }, "\(Self.signals.failure ?? "not listening yet")")
 		let heard = Recorder<String>()
-		let heardAt = Recorder<UInt64>()
 		let observation = Defaults.observe(key, options: []) { change in
-			heardAt.append(SecretServiceTestDaemon.monotonicNanoseconds())
 			heard.append("\(change.oldValue ?? "nil")→\(change.newValue ?? "nil")")
 		}
 		defer { observation.invalidate() }
-		let streamed = Recorder<String>()
-		let streaming = Task {
-			for await value in wrapped.updates(initial: false) {
-				streamed.append(value ?? "nil")
+		try await body(ListeningSecretKey(client: client, suiteName: name, key: key, heard: heard))
+	}
+
+	@Test("SecretService: a secret another process writes or removes is heard by observe, updates() and @Default without a load", .enabled(if: SecretServiceTestDaemon.isAvailable))
+	func secretHeardFromAnotherProcess() async throws {
+		try await withListeningSecretKey(holding: "mine", alsoClearing: ["observedOnly"]) { token in
+			let key = token.key
+			let wrapped = Default(key)
+			let heardAt = Recorder<UInt64>()
+			let timing = Defaults.observe(key, options: []) { _ in
+				heardAt.append(SecretServiceTestDaemon.monotonicNanoseconds())
 			}
-		}
-		defer { streaming.cancel() }
-		#expect(await eventually { Self.signals.isListening }, "\(Self.signals.failure ?? "not listening yet")")
+			defer { timing.invalidate() }
+			let streamed = Recorder<String>()
+			let streaming = Task {
+				for await value in wrapped.updates(initial: false) {
+					streamed.append(value ?? "nil")
+				}
+			}
+			defer { streaming.cancel() }
 
-		let written = try HelperProcess.run(["secret-write", name, "token", "theirs"])
-		#expect(written.lines.contains("written"), "\(written.lines)")
-		#expect(await eventually { heard.values == ["mine→theirs"] }, "\(heard.values)")
-		#expect(Defaults[key] == "theirs")
-		#expect(wrapped.wrappedValue == "theirs")
-		if let writtenAt = Self.writtenAt(written), let at = heardAt.values.first {
-			SecretServiceTestDaemon.report("another process's write heard by an observer \(Double(Int64(at) - Int64(writtenAt)) / 1e6) ms after it returned")
-		}
+			let written = try HelperProcess.run(["secret-write", token.suiteName, "token", "theirs"])
+			#expect(written.lines.contains("written"), "\(written.lines)")
+			#expect(await eventually { token.heard.values == ["mine→theirs"] }, "\(token.heard.values)")
+			#expect(Defaults[key] == "theirs")
+			#expect(wrapped.wrappedValue == "theirs")
+			if let writtenAt = Self.writtenAt(written), let at = heardAt.values.first {
+				SecretServiceTestDaemon.report("another process's write heard by an observer \(Double(Int64(at) - Int64(writtenAt)) / 1e6) ms after it returned")
+			}
 
-		let removed = try HelperProcess.run(["secret-write", name, "token", "-"])
-		#expect(removed.lines.contains("written"), "\(removed.lines)")
-		#expect(await eventually { heard.values == ["mine→theirs", "theirs→nil"] }, "\(heard.values)")
-		#expect(Defaults[key] == nil)
-		#expect(await eventually { streamed.values == ["theirs", "nil"] }, "\(streamed.values)")
+			let removed = try HelperProcess.run(["secret-write", token.suiteName, "token", "-"])
+			#expect(removed.lines.contains("written"), "\(removed.lines)")
+			#expect(await eventually { token.heard.values == ["mine→theirs", "theirs→nil"] }, "\(token.heard.values)")
+			#expect(Defaults[key] == nil)
+			#expect(await eventually { streamed.values == ["theirs", "nil"] }, "\(streamed.values)")
 
-		// A key only observed, never read: its value is read in the background when the observation starts, so the
-		// first change heard has a value to differ from.
-		try client.store("one", suite: name, key: "observedOnly")
-		let observedOnly = Defaults.Key<String?>("observedOnly", suite: suite, secret: true)
-		let heardOnly = Recorder<String>()
-		let onlyObservation = Defaults.observe(observedOnly, options: []) { change in
-			heardOnly.append("\(change.oldValue ?? "nil")→\(change.newValue ?? "nil")")
+			// A key only observed, never read: its value is read in the background when the observation starts, so the
+			// first change heard has a value to differ from.
+			try token.client.store("one", suite: token.suiteName, key: "observedOnly")
+			let observedOnly = Defaults.Key<String?>("observedOnly", suite: key.suite, secret: true)
+			let heardOnly = Recorder<String>()
+			let onlyObservation = Defaults.observe(observedOnly, options: []) { change in
+				heardOnly.append("\(change.oldValue ?? "nil")→\(change.newValue ?? "nil")")
+			}
+			defer { onlyObservation.invalidate() }
+			#expect(await eventually { observedOnly.suiteObject.secrets.isKnown("observedOnly") })
+			#expect(try HelperProcess.run(["secret-write", token.suiteName, "observedOnly", "two"]).lines.contains("written"))
+			#expect(await eventually { heardOnly.values == ["one→two"] }, "\(heardOnly.values)")
 		}
-		defer { onlyObservation.invalidate() }
-		#expect(await eventually { observedOnly.suiteObject.secrets.isKnown("observedOnly") })
-		#expect(try HelperProcess.run(["secret-write", name, "observedOnly", "two"]).lines.contains("written"))
-		#expect(await eventually { heardOnly.values == ["one→two"] }, "\(heardOnly.values)")
 	}
 
 	@Test("SecretService: this process's own write is heard once, not again when the service signals it", .enabled(if: SecretServiceTestDaemon.isAvailable))
 	func secretOwnWriteNoEcho() async throws {
-		let client = SecretServiceClient(applicationName: "DefaultsTests")
-		let name = SecretServiceTestDaemon.uniqueSuite()
-		defer {
-			_ = try? client.clear(suite: name, key: "token")
-			_ = try? client.clear(suite: name, key: "marker")
+		try await withListeningSecretKey(holding: "first", alsoClearing: ["marker"]) { token in
+			let key = token.key
+			let marker = Defaults.Key<String?>("marker", suite: key.suite, secret: true)
+			Defaults[marker] = "m0"
+			for value in ["second", "third"] {
+				Defaults[key] = value
+			}
+			try key.writeSecret(nil)
+			// Every pass that starts from here reads the key after the writes; another process's change guarantees one.
+			let startedBefore = Self.signals.passCounts.started
+			#expect(try HelperProcess.run(["secret-write", token.suiteName, "marker", "m1"]).lines.contains("written"))
+			#expect(await eventually { Defaults[marker] == "m1" && Self.signals.passCounts.completed > startedBefore })
+			#expect(token.heard.values == ["first→second", "second→third", "third→nil"])
 		}
-
-		let suite = try #require(UserDefaults(suiteName: name))
-		let key = Defaults.Key<String?>("token", suite: suite, secret: true)
-		let marker = Defaults.Key<String?>("marker", suite: suite, secret: true)
-		Defaults[key] = "first"
-		Defaults[marker] = "m0"
-		#expect(await eventually { Self.signals.isListening }, "\(Self.signals.failure ?? "not listening yet")")
-		let heard = Recorder<String>()
-		let observation = Defaults.observe(key, options: []) { change in
-			heard.append("\(change.oldValue ?? "nil")→\(change.newValue ?? "nil")")
-		}
-		defer { observation.invalidate() }
-
-		for value in ["second", "third"] {
-			Defaults[key] = value
-		}
-		try key.writeSecret(nil)
-		// Every pass that starts from here reads the key after the writes; another process's change guarantees one.
-		let startedBefore = Self.signals.passCounts.started
-		#expect(try HelperProcess.run(["secret-write", name, "marker", "m1"]).lines.contains("written"))
-		#expect(await eventually { Defaults[marker] == "m1" && Self.signals.passCounts.completed > startedBefore })
-		#expect(heard.values == ["first→second", "second→third", "third→nil"])
 	}
 
 	@Test("SecretService: a daemon stopped while this process listens blocks no read or write of other keys, nor a secret read from memory", .enabled(if: SecretServiceTestDaemon.isAvailable))
 	func secretSignalsStoppedDaemon() async throws {
-		let client = SecretServiceClient(applicationName: "DefaultsTests")
-		let name = SecretServiceTestDaemon.uniqueSuite()
-		defer { _ = try? client.clear(suite: name, key: "token") }
-		let suite = try #require(UserDefaults(suiteName: name))
-		let key = Defaults.Key<String?>("token", suite: suite, secret: true)
-		let plain = Defaults.Key<Int>("plain", default: 0, suite: suite)
-		defer { Defaults.reset(plain) }
-		Defaults[key] = "cached"
-		#expect(await eventually { Self.signals.isListening }, "\(Self.signals.failure ?? "not listening yet")")
-		let heardPlain = Recorder<Int>()
-		let observation = Defaults.observe(plain, options: []) { heardPlain.append($0.newValue) }
-		defer { observation.invalidate() }
+		try await withListeningSecretKey(holding: "cached") { token in
+			let key = token.key
+			let plain = Defaults.Key<Int>("plain", default: 0, suite: key.suite)
+			defer { Defaults.reset(plain) }
+			let heardPlain = Recorder<Int>()
+			let observation = Defaults.observe(plain, options: []) { heardPlain.append($0.newValue) }
+			defer { observation.invalidate() }
 
-		try await SecretServiceTestDaemon.whileStopped { (_: pid_t) async throws in
-			// A pass that reads the secrets again now waits on the stopped daemon, for its timeout at least.
-			let before = Self.signals.passCounts
-			Self.signals.requestPass()
-			#expect(await eventually { Self.signals.passCounts.started > before.started })
-			var reads: [String?] = []
-			for value in 1...20 {
-				Defaults[plain] = value
-				reads.append(Defaults[key])
-				reads.append(try key.readSecret())
+			try await SecretServiceTestDaemon.whileStopped {
+				// A pass that reads the secrets again now waits on the stopped daemon, for its timeout at least.
+				let before = Self.signals.passCounts
+				Self.signals.requestPass()
+				#expect(await eventually { Self.signals.passCounts.started > before.started })
+				var reads: [String?] = []
+				for value in 1...20 {
+					Defaults[plain] = value
+					reads.append(Defaults[key])
+					reads.append(try key.readSecret())
+				}
+				let counts = Self.signals.passCounts
+				#expect(counts.completed < counts.started, "the pass ended before the reads and writes did: they did not run while it waited")
+				#expect(Defaults[plain] == 20)
+				#expect(heardPlain.values == Array(1...20))
+				#expect(reads == Array(repeating: "cached", count: 40))
 			}
-			let counts = Self.signals.passCounts
-			#expect(counts.completed < counts.started, "the pass ended before the reads and writes did: they did not run while it waited")
-			#expect(Defaults[plain] == 20)
-			#expect(heardPlain.values == Array(1...20))
-			#expect(reads == Array(repeating: "cached", count: 40))
-		}
 
-		// Continued, the pass ends, and a change from another process is heard again.
-		#expect(await eventually { let counts = Self.signals.passCounts; return counts.completed == counts.started })
-		let heard = Recorder<String>()
-		let secretObservation = Defaults.observe(key, options: []) { heard.append($0.newValue ?? "nil") }
-		defer { secretObservation.invalidate() }
-		#expect(try HelperProcess.run(["secret-write", name, "token", "after"]).lines.contains("written"))
-		#expect(await eventually { heard.values == ["after"] }, "\(heard.values)")
+			// Continued, the pass ends, and a change from another process is heard again.
+			#expect(await eventually { let counts = Self.signals.passCounts; return counts.completed == counts.started })
+			#expect(try HelperProcess.run(["secret-write", token.suiteName, "token", "after"]).lines.contains("written"))
+			#expect(await eventually { token.heard.values == ["cached→after"] }, "\(token.heard.values)")
+		}
 	}
 
 	@Test("SecretService: a daemon killed and started again is heard without subscribing again", .enabled(if: SecretServiceTestDaemon.isAvailable))
 	func secretSignalsRestartedDaemon() async throws {
-		let client = SecretServiceClient(applicationName: "DefaultsTests")
-		let name = SecretServiceTestDaemon.uniqueSuite()
-		defer { _ = try? client.clear(suite: name, key: "token") }
-		let key = Defaults.Key<String?>("token", suite: try #require(UserDefaults(suiteName: name)), secret: true)
-		Defaults[key] = "mine"
-		#expect(await eventually { Self.signals.isListening }, "\(Self.signals.failure ?? "not listening yet")")
-		let heard = Recorder<String>()
-		let observation = Defaults.observe(key, options: []) { change in
-			heard.append("\(change.oldValue ?? "nil")→\(change.newValue ?? "nil")")
+		try await withListeningSecretKey(holding: "mine") { token in
+			let owners = Self.signals.ownerChanges
+			let killed = ContinuousClock.now
+			#expect(kill(try SecretServiceTestDaemon.pid(), SIGKILL) == 0)
+			// A new daemon, unlocked with the password as at a login, takes the service's name.
+			try SecretServiceTestDaemon.control("unlock")
+			#expect(await eventually { Self.signals.ownerChanges > owners })
+			// The new daemon read the keyring from disk: the value did not change, so nobody was told.
+			#expect(Defaults[token.key] == "mine")
+
+			#expect(try HelperProcess.run(["secret-write", token.suiteName, "token", "theirs"]).lines.contains("written"))
+			#expect(await eventually { token.heard.values == ["mine→theirs"] }, "\(token.heard.values)")
+			SecretServiceTestDaemon.report("daemon killed and started again: a change through the new one heard \(ContinuousClock.now - killed) after the kill")
 		}
-		defer { observation.invalidate() }
-
-		let owners = Self.signals.ownerChanges
-		let killed = ContinuousClock.now
-		#expect(kill(try SecretServiceTestDaemon.pid(), SIGKILL) == 0)
-		// A new daemon, unlocked with the password as at a login, takes the service's name.
-		try SecretServiceTestDaemon.control("unlock")
-		#expect(await eventually { Self.signals.ownerChanges > owners })
-		// The new daemon read the keyring from disk: the value did not change, so nobody was told.
-		#expect(Defaults[key] == "mine")
-
-		#expect(try HelperProcess.run(["secret-write", name, "token", "theirs"]).lines.contains("written"))
-		#expect(await eventually { heard.values == ["mine→theirs"] }, "\(heard.values)")
-		SecretServiceTestDaemon.report("daemon killed and started again: a change through the new one heard \(ContinuousClock.now - killed) after the kill")
 	}
 }
 #endif

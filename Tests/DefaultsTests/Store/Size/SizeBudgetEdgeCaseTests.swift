@@ -105,17 +105,6 @@ struct SizeBudgetEdgeCaseTests {
 		try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
 	}
 
-	/// Runs `body` on a thread of its own and waits for it.
-	private static func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-		let done = DispatchSemaphore(value: 0)
-		let thread = Thread {
-			body()
-			done.signal()
-		}
-		thread.start()
-		done.wait()
-	}
-
 	/**
 	The window made certain: an observer of the import's keys (called as the
 	first of them is applied, with the rest still to come) has another thread
@@ -139,9 +128,9 @@ struct SizeBudgetEdgeCaseTests {
 				}
 
 				raced.append(true)
-				Self.onAnotherThread {
+				BackgroundThread {
 					Defaults[racer] = Self.blob(1500)
-				}
+				}.wait()
 			}
 		}
 		defer {
