@@ -53,6 +53,9 @@ final class ObservationHandle: Defaults.Observation, Sendable {
 	}
 
 	func invalidate() {
+		// Untied first: a sweep on another thread that found this handle no longer active would hold it until it had
+		// invalidated it again, outliving the caller's last reference.
+		LifetimeTies.release(self)
 		let registrations = state.withLock { state in
 			state.isValid = false
 			state.isTied = false
@@ -66,8 +69,6 @@ final class ObservationHandle: Defaults.Observation, Sendable {
 		}
 
 		receiver.stop()
-
-		LifetimeTies.release(self)
 	}
 
 	@discardableResult

@@ -83,4 +83,33 @@ struct LifetimeTieTests {
 		#expect(weakObservation == nil)
 		_ = owner
 	}
+
+	/// Another thread sweeping the ties while tied observations are invalidated here must not keep any of them alive.
+	@Test func aSweepOnAnotherThreadDoesNotOutliveAnInvalidation() {
+		let suite = TestSuite()
+		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
+		let owner = Owner()
+		let isDone = Locked(false)
+		let sweeper = Thread {
+			while !isDone.withLock({ $0 }) {
+				LifetimeTies.sweep()
+			}
+		}
+		sweeper.start()
+		defer { isDone.withLock { $0 = true } }
+		var outlived = 0
+		for _ in 0..<TestEnvironment.count("DEFAULTS_STRESS_ROUNDS", default: 20) * 100 {
+			weak var weakObservation: ObservationHandle?
+			do {
+				let observation = Defaults.observation(of: key, options: []) { _ in }
+				observation.tieToLifetime(of: owner)
+				weakObservation = observation
+				observation.invalidate()
+			}
+			outlived += weakObservation == nil ? 0 : 1
+		}
+
+		#expect(outlived == 0)
+		_ = owner
+	}
 }
