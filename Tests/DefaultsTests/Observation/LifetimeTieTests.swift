@@ -72,15 +72,7 @@ struct LifetimeTieTests {
 		let suite = TestSuite()
 		let key = Defaults.Key<Int>(suite.keyName(), default: 0, suite: suite.defaults)
 		let owner = Owner()
-		weak var weakObservation: ObservationHandle?
-		do {
-			let observation = Defaults.observation(of: key, options: []) { _ in }
-			observation.tieToLifetime(of: owner)
-			weakObservation = observation
-			observation.invalidate()
-		}
-
-		#expect(weakObservation == nil)
+		#expect(invalidatedTiedObservation(of: key, owner: owner) == nil)
 		_ = owner
 	}
 
@@ -99,17 +91,23 @@ struct LifetimeTieTests {
 		defer { isDone.withLock { $0 = true } }
 		var outlived = 0
 		for _ in 0..<TestEnvironment.count("DEFAULTS_STRESS_ROUNDS", default: 20) * 100 {
-			weak var weakObservation: ObservationHandle?
-			do {
-				let observation = Defaults.observation(of: key, options: []) { _ in }
-				observation.tieToLifetime(of: owner)
-				weakObservation = observation
-				observation.invalidate()
-			}
-			outlived += weakObservation == nil ? 0 : 1
+			outlived += invalidatedTiedObservation(of: key, owner: owner) == nil ? 0 : 1
 		}
 
 		#expect(outlived == 0)
 		_ = owner
+	}
+
+	/// Observes `key`, ties the observation to `owner` and invalidates it: what is left of it once the caller lets it go (`nil`: nothing).
+	private func invalidatedTiedObservation(of key: Defaults.Key<Int>, owner: Owner) -> ObservationHandle? {
+		weak var weakObservation: ObservationHandle?
+		do {
+			let observation = Defaults.observation(of: key, options: []) { _ in }
+			observation.tieToLifetime(of: owner)
+			weakObservation = observation
+			observation.invalidate()
+		}
+
+		return weakObservation
 	}
 }

@@ -24,31 +24,23 @@ struct SyncLedgerRaceTests {
 	two beats the newer local value.
 	*/
 	@Test func anOlderStampNeverReplacesANewerSavedOne() throws {
-		let suite = TestSuite()
-		defer { TestEnvironment.removeFiles(ofSuite: "\(suite.name).defaults-sync") }
-		let ledger = SyncLedger(for: Suite.of(suite.defaults))
-		let name = suite.keyName()
+		let fixture = LedgerFixture()
+		let ledger = fixture.ledger
+		let name = fixture.suite.keyName()
 		let older = Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "desk")
 		let newer = Defaults.SyncTimestamp(milliseconds: 3_000, counter: 0, device: "desk")
 		ledger.record(older, for: name)
-		var looked = false
-		ledger.saveRecorded { _ in
-			guard !looked else {
-				return false
-			}
-
-			looked = true
+		fixture.saveRecorded {
 			// The older value is pending when looked at. Meanwhile the key is written again (stamped `newer`), and a flush
 			// stores the newer value and saves its stamp.
 			ledger.record(newer, for: name)
 			ledger.flushEnded { _ in false }
-			return true
 		}
 
 		// Any later flush of a synced value.
 		ledger.flushEnded { _ in false }
 		#expect(ledger[name] == newer)
-		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == newer, "the ledger file stamps the stored (newer) value")
+		#expect(fixture.reread[name] == newer, "the ledger file stamps the stored (newer) value")
 	}
 
 	/**
@@ -59,29 +51,18 @@ struct SyncLedgerRaceTests {
 	stamp of the refused value (invariant: refused writes leave no stamp).
 	*/
 	@Test func aStampRefusedWhileASaveLooksIsNeverSaved() throws {
-		let suite = TestSuite()
-		defer { TestEnvironment.removeFiles(ofSuite: "\(suite.name).defaults-sync") }
-		let ledger = SyncLedger(for: Suite.of(suite.defaults))
-		let name = suite.keyName()
-		let other = suite.keyName()
-		let stamp = Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "desk")
-		ledger.record(stamp, for: name)
-		var looked = false
-		ledger.saveRecorded { _ in
-			guard !looked else {
-				return false
-			}
-
-			looked = true
-			// Pending when looked at; meanwhile the flush refuses it, and the synchroniser forgets its stamp.
-			_ = ledger.forgetUnsaved([name])
-			return true
-		}
+		let fixture = LedgerFixture()
+		let ledger = fixture.ledger
+		let name = fixture.suite.keyName()
+		let other = fixture.suite.keyName()
+		ledger.record(Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "desk"), for: name)
+		// Pending when looked at; meanwhile the flush refuses it, and the synchroniser forgets its stamp.
+		fixture.saveRecorded { _ = ledger.forgetUnsaved([name]) }
 
 		// Later, another synced value is written and stored.
 		ledger.record(Defaults.SyncTimestamp(milliseconds: 3_000, counter: 0, device: "desk"), for: other)
 		ledger.flushEnded { _ in false }
 		#expect(ledger[name] == nil, "the refused value's stamp is forgotten")
-		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == nil, "no save writes the stamp of a refused value")
+		#expect(fixture.reread[name] == nil, "no save writes the stamp of a refused value")
 	}
 }

@@ -92,26 +92,15 @@ struct SyncLedgerTests {
 	/// The flush that stores a value can end while a save is looking at its stamp, and find nothing of its own to save.
 	@Test("a flush that stores a value while a save looks at its stamp leaves nothing waiting")
 	func aFlushDuringASaveLeavesNothingWaiting() throws {
-		let suite = TestSuite()
-		defer { TestEnvironment.removeFiles(ofSuite: "\(suite.name).defaults-sync") }
-		let ledger = SyncLedger(for: Suite.of(suite.defaults))
-		let name = suite.keyName()
+		let fixture = LedgerFixture()
+		let name = fixture.suite.keyName()
 		let stamp = Defaults.SyncTimestamp(milliseconds: 2_000, counter: 0, device: "desk")
-		ledger.record(stamp, for: name)
-		var isStored = false
-		ledger.saveRecorded { _ in
-			guard !isStored else {
-				return false
-			}
+		fixture.ledger.record(stamp, for: name)
+		// Pending when looked at; the flush stores it before the save is done with it.
+		fixture.saveRecorded { fixture.ledger.flushEnded { _ in false } }
 
-			// Pending when looked at; the flush stores it before the save is done with it.
-			isStored = true
-			ledger.flushEnded { _ in false }
-			return true
-		}
-
-		#expect(SyncLedger(for: Suite.of(suite.defaults))[name] == stamp)
-		#expect(!ledger.hasUnsaved(among: [name]))
+		#expect(fixture.reread[name] == stamp)
+		#expect(!fixture.ledger.hasUnsaved(among: [name]))
 	}
 
 	/**
